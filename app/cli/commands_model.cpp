@@ -1,0 +1,342 @@
+// Model-mode subcommands: devices, kernels, plan, sweep. No GPU needed.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "core/fix_finder.h"
+#include "core/json_io.h"
+#include "core/sweep.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+const DeviceDatabase& database() { return DeviceDatabase::embedded(); }
+
+template <typename T>
+T orUsageError(Result<T> result) {
+    if (!result) throw UsageError{result.error()};
+    return std::move(result).value();
+}
+
+// Options every model command shares.
+struct KernelOptions {
+    std::string kernel;
+    std::string variant;
+    std::string device;
+    std::string shape;
+};
+
+void addKernelOptions(CLI::App* command, KernelOptions& options) {
+    command->add_option("-k,--kernel", options.kernel, "kernel family (see 'tilescope-cli kernels')")->required();
+    command->add_option("-v,--variant", options.variant, "variant of the family (default: its first)");
+    command->add_option("-d,--device", options.device,
+                        "device id from the database (see 'tilescope-cli devices') or a device .json file "
+                        "(default: " + database().defaultId() + ")");
+    command->add_option("-s,--shape", options.shape, "parameters as NAME=VALUE,... (others keep their defaults)");
+}
+
+struct Resolved {
+    KernelChoice kernel;
+    DeviceSpec device;
+    Shape shape;
+};
+
+Resolved resolve(const KernelOptions& options) {
+    Resolved r{orUsageError(resolveKernel(builtinKernels(), options.kernel, options.variant)), {}, {}};
+    r.device = orUsageError(resolveDevice(options.device.empty() ? database().defaultId() : options.device, database()));
+    r.shape = orUsageError(parseShape(options.shape, r.kernel.family->parameters()));
+    return r;
+}
+
+void printJson(const ordered_json& j) { std::cout << j.dump(2) << '\n'; }
+
+// ---- devices ----------------------------------------------------------------------------
+
+void runDevices(const std::string& id, bool json) {
+    if (!id.empty()) {
+        const DeviceSpec device = orUsageError(resolveDevice(id, database()));
+        if (json) return printJson(deviceToJson(device));
+        const ordered_json j = deviceToJson(device);
+        std::vector<std::vector<std::string>> rows{{"field", "value"}};
+        for (const auto& [key, value] : j.items()) rows.push_back({key, value.is_string() ? value.get<std::string>() : value.dump()});
+        printTable(std::cout, rows);
+        return;
+    }
+    if (json) {
+        ordered_json list = ordered_json::array();
+        for (const auto& d : database().devices()) list.push_back(deviceToJson(d));
+        return printJson({{"default", database().defaultId()}, {"devices", list}});
+    }
+    std::vector<std::vector<std::string>> rows{{"id", "name", "cc", "SMs", "smem/block opt-in", "smem/SM", "threads/SM", "memory"}};
+    for (const auto& d : database().devices()) {
+        rows.push_back({d.id + (d.id == database().defaultId() ? " *" : ""), d.name, d.computeCapability.toString(),
+                        std::to_string(d.smCount), withThousands(d.smemPerBlockOptin) + " B",
+                        withThousands(d.smemPerSm) + " B", std::to_string(d.maxThreadsPerSm),
+                        formatBytes(static_cast<double>(d.memoryBytes))});
+    }
+    printTable(std::cout, rows);
+    std::cout << "\n* default device. 'tilescope-cli devices ID' shows every limit; --device also takes a .json file.\n";
+}
+
+// ---- kernels ----------------------------------------------------------------------------
+
+void runKernels(const std::string& name, bool json) {
+    std::vector<const KernelFamily*> families;
+    if (!name.empty()) {
+        families.push_back(orUsageError(resolveKernel(builtinKernels(), name, "")).family);
+    } else {
+        for (const auto& f : builtinKernels().families()) families.push_back(f.get());
+    }
+    if (json) {
+        ordered_json list = ordered_json::array();
+        for (const auto* f : families) list.push_back(familyToJson(*f));
+        return printJson({{"kernels", list}});
+    }
+    for (const auto* f : families) {
+        std::cout << f->name() << " - " << f->title() << '\n';
+        std::cout << "  variants:\n";
+        for (std::size_t i = 0; i < f->variants().size(); ++i) {
+            const auto& v = f->variants()[i];
+            std::cout << "    " << v.name << (i == 0 ? " (default)" : "") << ": " << v.description << '\n';
+            std::cout << "      upstream: " << v.upstream << '\n';
+        }
+        std::vector<std::vector<std::string>> rows{{"    parameter", "default", "range", "scale", "meaning"}};
+        for (const auto& p : f->parameters())
+            rows.push_back({"    " + p.name, std::to_string(p.defaultValue),
+                            std::to_string(p.minimum) + ".." + std::to_string(p.maximum),
+                            p.isFlag ? "flag" : (p.scale == AxisScale::Log2 ? "log2" : "linear"), p.help});
+        printTable(std::cout, rows);
+        std::cout << '\n';
+    }
+}
+
+// ---- plan -------------------------------------------------------------------------------
+
+void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device) {
+    const auto& parameters = kernel.family->parameters();
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"kernel", std::string(plan.family) + " / " + std::string(plan.variant)});
+    rows.push_back({"device", device.id + " (" + device.name + ", " + device.archName() + ")"});
+    rows.push_back({"shape", formatShape(plan.shape, parameters)});
+    rows.push_back({"verdict", std::string(verdictName(plan.verdict)) + (plan.message.empty() ? "" : ": " + plan.message)});
+    if (plan.limit)
+        rows.push_back({"limit", std::string(plan.limit->name) + " = " + withThousands(plan.limit->limit) + ", actual " +
+                                     withThousands(plan.limit->actual)});
+    if (plan.cudaError)
+        rows.push_back({"cuda error", std::string(plan.cudaError->name) + " (" + std::to_string(plan.cudaError->code) + ")"});
+    if (!plan.fix.empty()) rows.push_back({"fix", plan.fix});
+    const bool launched = plan.verdict >= Verdict::InvalidLaunch;
+    if (launched) {
+        rows.push_back({"grid", formatDim(plan.grid) + " = " + withThousands(plan.grid.volume()) + " blocks"});
+        rows.push_back({"block", formatDim(plan.block) + " = " + withThousands(plan.threadsPerBlock()) + " threads"});
+        rows.push_back({"shared memory", "static " + withThousands(plan.staticSmem) + " B, dynamic " +
+                                             withThousands(plan.dynamicSmem) + " B" +
+                                             (plan.optsIntoLargeSmem ? " (opts in above the 48 KB default)" : "")});
+        rows.push_back({"registers", plan.registers ? std::to_string(*plan.registers) + " per thread"
+                                                    : "unknown (no ptxas resource table for " + device.archName() + " in this build)"});
+        if (plan.occupancy) {
+            const auto& o = *plan.occupancy;
+            std::string limiters;
+            for (const auto& l : o.limiterNames()) limiters += (limiters.empty() ? "" : ", ") + l;
+            char pct[64];
+            std::snprintf(pct, sizeof pct, "%.1f %%", o.occupancyPct);
+            char waves[64];
+            std::snprintf(waves, sizeof waves, "%.2f", o.waves);
+            rows.push_back({"occupancy", std::string(pct) + " (" + std::to_string(o.activeBlocksPerSm) + " blocks, " +
+                                             std::to_string(o.activeWarpsPerSm) + "/" + std::to_string(o.maxWarpsPerSm) +
+                                             " warps per SM; limited by " + limiters + "), " + waves + " waves"});
+        } else {
+            rows.push_back({"occupancy", plan.ok() ? "unknown (needs the register count)" : "-"});
+        }
+    }
+    if (!plan.tile.empty()) rows.push_back({"tile", std::string(plan.tile)});
+    for (std::size_t i = 0; i < plan.candidates.size(); ++i) {
+        const auto& c = plan.candidates[i];
+        rows.push_back({i == 0 ? "candidates" : "", std::string(c.name) + ": " + withThousands(c.smemBytes) + " B" +
+                                                        (c.fits ? "" : " (over " + withThousands(device.smemPerBlockOptin) + " B)") +
+                                                        (static_cast<int>(i) == plan.tileIndex ? "  <- chosen" : "")});
+    }
+    if (plan.bucketCell) rows.push_back({"bucket", "M cell " + std::to_string(*plan.bucketCell)});
+    if (launched && plan.paddingWaste > 0) {
+        char waste[32];
+        std::snprintf(waste, sizeof waste, "%.1f %%", plan.paddingWaste * 100.0);
+        rows.push_back({"padding waste", waste});
+    }
+    if (launched) {
+        char traffic[96];
+        std::snprintf(traffic, sizeof traffic, "%s moved, %.3g GFLOP", formatBytes(plan.bytesMoved).c_str(), plan.flops / 1e9);
+        rows.push_back({"traffic", traffic});
+    }
+    if (!plan.note.empty()) rows.push_back({"note", plan.note});
+    printTable(std::cout, rows);
+}
+
+int runPlan(const KernelOptions& options, bool json) {
+    const Resolved r = resolve(options);
+    const LaunchPlan plan = planWithFix(r.kernel, r.shape, r.device, &database());
+    if (json)
+        printJson(planToJson(plan, r.kernel.family->parameters()));
+    else
+        printPlan(plan, r.kernel, r.device);
+    return plan.ok() ? kExitOk : kExitFails;
+}
+
+// ---- sweep ------------------------------------------------------------------------------
+
+std::string csvOf(const BoundaryMap& map) {
+    const auto& parameters = map.kernel().family->parameters();
+    std::ostringstream out;
+    out << parameters[static_cast<std::size_t>(map.xAxis().parameter)].name;
+    if (map.yAxis()) out << ',' << parameters[static_cast<std::size_t>(map.yAxis()->parameter)].name;
+    out << ",verdict,smem,grid_blocks,occupancy_pct,padding_waste\n";
+    for (int iy = 0; iy < map.height(); ++iy) {
+        for (int ix = 0; ix < map.width(); ++ix) {
+            const auto& cell = map.cell(ix, iy);
+            out << map.xAxis().values[static_cast<std::size_t>(ix)];
+            if (map.yAxis()) out << ',' << map.yAxis()->values[static_cast<std::size_t>(iy)];
+            out << ',' << verdictName(cell.verdict) << ',' << cell.totalSmem << ',' << cell.gridBlocks << ',';
+            if (cell.occupancyPct >= 0) out << cell.occupancyPct;
+            out << ',' << cell.paddingWaste << '\n';
+        }
+    }
+    return out.str();
+}
+
+void printSweepText(const BoundaryMap& map) {
+    const auto& parameters = map.kernel().family->parameters();
+    const auto& xName = parameters[static_cast<std::size_t>(map.xAxis().parameter)].name;
+    std::cout << map.kernel().family->name() << " / " << map.kernel().variantName() << " on " << map.device().id << " ("
+              << map.device().archName() << "), base " << formatShape(map.baseShape(), parameters) << "\n\n";
+    if (!map.yAxis()) {
+        // One row per run of equal verdicts: the boundaries are where the rows change.
+        std::vector<std::vector<std::string>> rows{{xName, "verdict", "message (first value of the run)"}};
+        int start = 0;
+        for (int ix = 1; ix <= map.width(); ++ix) {
+            if (ix < map.width() && map.cell(ix, 0).verdict == map.cell(start, 0).verdict) continue;
+            const auto from = map.xAxis().values[static_cast<std::size_t>(start)];
+            const auto to = map.xAxis().values[static_cast<std::size_t>(ix - 1)];
+            const LaunchPlan plan = map.planAt(start, 0, nullptr);
+            rows.push_back({from == to ? std::to_string(from) : std::to_string(from) + " .. " + std::to_string(to),
+                            std::string(verdictName(plan.verdict)), plan.message});
+            start = ix;
+        }
+        printTable(std::cout, rows);
+    } else {
+        const auto& yName = parameters[static_cast<std::size_t>(map.yAxis()->parameter)].name;
+        std::cout << "rows: " << yName << " (top = largest), columns: " << xName << " "
+                  << map.xAxis().values.front() << " .. " << map.xAxis().values.back() << "\n";
+        std::size_t labelWidth = 0;
+        for (auto v : map.yAxis()->values) labelWidth = std::max(labelWidth, std::to_string(v).size());
+        for (int iy = map.height() - 1; iy >= 0; --iy) {
+            std::string label = std::to_string(map.yAxis()->values[static_cast<std::size_t>(iy)]);
+            std::string line(labelWidth - label.size(), ' ');
+            line += label + " ";
+            for (int ix = 0; ix < map.width(); ++ix) line += verdictGlyph(map.cell(ix, iy).verdict);
+            std::cout << line << '\n';
+        }
+    }
+    std::cout << "\nlegend:";
+    const auto counts = map.verdictCounts();
+    for (Verdict v : kAllVerdicts)
+        if (counts[static_cast<std::size_t>(v)] > 0)
+            std::cout << "  " << verdictGlyph(v) << " " << verdictName(v) << " (" << counts[static_cast<std::size_t>(v)] << ")";
+    std::cout << '\n';
+}
+
+struct SweepCommandOptions {
+    KernelOptions kernel;
+    std::string x, y, out;
+    bool json = false, csv = false;
+    int threads = 1;
+};
+
+int runSweep(const SweepCommandOptions& o) {
+    const Resolved r = resolve(o.kernel);
+    const auto& parameters = r.kernel.family->parameters();
+    SweepAxis x = orUsageError(parseSweepAxis(o.x, parameters));
+    std::optional<SweepAxis> y;
+    if (!o.y.empty()) {
+        y = orUsageError(parseSweepAxis(o.y, parameters));
+        if (y->parameter == x.parameter) throw UsageError{"--x and --y sweep the same parameter"};
+    }
+    BoundaryMap map(r.kernel, r.device, r.shape, std::move(x), std::move(y));
+    SweepOptions sweepOptions;
+    sweepOptions.threads = o.threads;
+    evaluateBoundaryMap(map, sweepOptions);
+
+    std::string text;
+    if (o.json)
+        text = boundaryMapToJson(map).dump(2) + "\n";
+    else if (o.csv)
+        text = csvOf(map);
+    if (!o.out.empty()) {
+        if (text.empty()) throw UsageError{"--out needs --json or --csv"};
+        std::ofstream file(o.out, std::ios::binary);
+        if (!(file << text)) throw UsageError{"cannot write " + o.out};
+        std::cerr << "wrote " << map.cellCount() << " cells to " << o.out << '\n';
+    } else if (!text.empty()) {
+        std::cout << text;
+    } else {
+        printSweepText(map);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void addDevicesCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("devices", "List the GPUs in the database, or every limit of one");
+    auto id = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    command->add_option("id", *id, "a device id or device .json file to show in full");
+    command->add_flag("--json", *json, "machine-readable output");
+    command->callback([=, &exitCode] {
+        runDevices(*id, *json);
+        exitCode = kExitOk;
+    });
+}
+
+void addKernelsCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("kernels", "List kernel families, their variants and parameters");
+    auto name = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    command->add_option("kernel", *name, "one family to show");
+    command->add_flag("--json", *json, "machine-readable output");
+    command->callback([=, &exitCode] {
+        runKernels(*name, *json);
+        exitCode = kExitOk;
+    });
+}
+
+void addPlanCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("plan", "Plan one kernel call: launch, shared memory, occupancy, verdict and fix.\n"
+                                               "Exit 0 when it launches, 1 when it fails.");
+    auto options = std::make_shared<KernelOptions>();
+    auto json = std::make_shared<bool>(false);
+    addKernelOptions(command, *options);
+    command->add_flag("--json", *json, "one JSON object (kernel, variant, device, shape, verdict, message, limit, fix, launch, tile, occupancy, ...)");
+    command->callback([=, &exitCode] { exitCode = runPlan(*options, *json); });
+}
+
+void addSweepCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("sweep", "Evaluate a 1-D or 2-D boundary map over parameters (model mode).\n"
+                                                "Axes: NAME=FROM:TO:xF (multiply), NAME=FROM:TO:+S (add) or NAME=V1,V2,...");
+    auto o = std::make_shared<SweepCommandOptions>();
+    addKernelOptions(command, o->kernel);
+    command->add_option("--x", o->x, "first axis, e.g. M=1:4096:x2")->required();
+    command->add_option("--y", o->y, "second axis, e.g. head_dim=32:512:+16");
+    auto* json = command->add_flag("--json", o->json, "the map as JSON");
+    command->add_flag("--csv", o->csv, "the map as CSV, one row per cell")->excludes(json);
+    command->add_option("-o,--out", o->out, "write the JSON/CSV to FILE");
+    command->add_option("-j,--threads", o->threads, "worker threads (0: all cores)")->check(CLI::Range(0, 1024));
+    command->callback([=, &exitCode] { exitCode = runSweep(*o); });
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,136 @@
+#include "core/fix_finder.h"
+
+#include <algorithm>
+
+#include "core/device_spec.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr std::int64_t kLocalScan = 1024;  // every value this close is tried one by one
+
+class AxisProbe {
+public:
+    AxisProbe(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, int parameter)
+        : m_kernel(kernel), m_shape(shape), m_device(device), m_parameter(parameter) {
+        const auto& spec = kernel.family->parameters()[static_cast<std::size_t>(parameter)];
+        m_minimum = spec.minimum;
+        m_maximum = spec.maximum;
+        m_original = plan(shape[parameter]);
+    }
+
+    std::int64_t minimum() const { return m_minimum; }
+    std::int64_t maximum() const { return m_maximum; }
+
+    LaunchPlan plan(std::int64_t value) const {
+        Shape probe = m_shape;
+        probe[m_parameter] = value;
+        return m_kernel.family->plan(m_kernel.variant, probe, m_device, PlanDetail::Brief);
+    }
+    bool passes(std::int64_t value) const { return plan(value).ok(); }
+    // Still failing for the reason the original shape failed: the side of the boundary we left.
+    bool failsAsOriginal(std::int64_t value) const {
+        const LaunchPlan p = plan(value);
+        return p.verdict == m_original.verdict &&
+               (p.limit ? p.limit->name : std::string_view{}) ==
+                   (m_original.limit ? m_original.limit->name : std::string_view{});
+    }
+
+private:
+    const KernelChoice& m_kernel;
+    const Shape& m_shape;
+    const DeviceSpec& m_device;
+    int m_parameter;
+    std::int64_t m_minimum = 0;
+    std::int64_t m_maximum = 0;
+    LaunchPlan m_original;
+};
+
+// Nearest passing value in [from, limit] stepping by `direction`, scanning at most kLocalScan values.
+std::optional<std::int64_t> scan(const AxisProbe& probe, std::int64_t from, std::int64_t direction) {
+    for (std::int64_t step = 0; step < kLocalScan; ++step) {
+        const std::int64_t value = from + direction * step;
+        if (value < probe.minimum() || value > probe.maximum()) return std::nullopt;
+        if (probe.passes(value)) return value;
+    }
+    return std::nullopt;
+}
+
+// Far side of one direction: grows the step until the original failure is left behind, bisects
+// for the boundary, then scans past it for the first value that passes.
+std::optional<std::int64_t> searchFar(const AxisProbe& probe, std::int64_t origin, std::int64_t direction) {
+    std::int64_t inside = origin;  // known to fail as the original
+    for (int shift = 10; shift < 63; ++shift) {
+        const std::int64_t distance = std::int64_t{1} << shift;
+        const std::int64_t candidate = direction > 0 ? std::min(probe.maximum(), origin + std::min(distance, probe.maximum() - origin))
+                                                     : std::max(probe.minimum(), origin - std::min(distance, origin - probe.minimum()));
+        if (!probe.failsAsOriginal(candidate)) {
+            std::int64_t lo = inside, hi = candidate;  // lo fails as original, hi does not
+            while ((hi - lo) * direction > 1) {
+                const std::int64_t mid = lo + (hi - lo) / 2;
+                (probe.failsAsOriginal(mid) ? lo : hi) = mid;
+            }
+            return scan(probe, hi, direction);
+        }
+        inside = candidate;
+        if (candidate == probe.minimum() || candidate == probe.maximum()) break;
+    }
+    return std::nullopt;
+}
+
+std::string joinIds(const std::vector<std::string>& ids) {
+    std::string out;
+    for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
+                                                int parameter) {
+    if (parameter < 0 || parameter >= shape.size()) return std::nullopt;
+    const AxisProbe probe(kernel, shape, device, parameter);
+    const std::int64_t origin = shape[parameter];
+    std::optional<std::int64_t> below = scan(probe, origin, -1);
+    std::optional<std::int64_t> above = scan(probe, origin, +1);
+    if (!below) below = searchFar(probe, origin, -1);
+    if (!above) above = searchFar(probe, origin, +1);
+    if (below && above) return (origin - *below) <= (*above - origin) ? below : above;
+    return below ? below : above;
+}
+
+void attachFix(LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device, const DeviceDatabase* database) {
+    if (plan.ok()) return;
+    std::vector<std::string> parts;
+    const auto& parameters = kernel.family->parameters();
+    if (plan.failingParameter >= 0) {
+        if (auto value = nearestPassingValue(kernel, plan.shape, device, plan.failingParameter)) {
+            Shape fixed = plan.shape;
+            fixed[plan.failingParameter] = *value;
+            plan.fixShape = fixed;
+            parts.push_back("nearest passing " + parameters[static_cast<std::size_t>(plan.failingParameter)].name + ": " +
+                            std::to_string(*value) + " (" + formatShape(fixed, parameters) + ")");
+        }
+    }
+    if (!plan.alternative.empty()) parts.push_back(plan.alternative);
+    if (database) {
+        std::vector<std::string> accepting;
+        for (const auto& other : database->devices()) {
+            if (other.id == device.id) continue;
+            if (kernel.family->plan(kernel.variant, plan.shape, other, PlanDetail::Brief).ok()) accepting.push_back(other.id);
+        }
+        if (!accepting.empty()) parts.push_back("this shape runs on " + joinIds(accepting));
+    }
+    plan.fix.clear();
+    for (const auto& part : parts) plan.fix += (plan.fix.empty() ? "" : "; or ") + part;
+}
+
+LaunchPlan planWithFix(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
+                       const DeviceDatabase* database) {
+    LaunchPlan plan = kernel.family->plan(kernel.variant, shape, device, PlanDetail::Full);
+    attachFix(plan, kernel, device, database);
+    return plan;
+}
+
+}  // namespace tilescope

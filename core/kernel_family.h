@@ -1,0 +1,59 @@
+// KernelFamily: one bundled kernel family's parameters, variants and planner, and their registry.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/launch_plan.h"
+#include "core/shape.h"
+
+namespace tilescope {
+
+struct DeviceSpec;
+
+struct VariantInfo {
+    std::string name;         // "legacy_grid_y"
+    std::string description;  // one line for lists and tooltips
+    std::string upstream;     // the upstream file whose launch design it follows
+};
+
+class KernelFamily {
+public:
+    virtual ~KernelFamily() = default;
+
+    virtual std::string_view name() const = 0;   // "awq_gemm"
+    virtual std::string_view title() const = 0;  // "AWQ 4-bit GEMM"
+    virtual const std::vector<VariantInfo>& variants() const = 0;  // [0] is the default
+    virtual const ParameterList& parameters() const = 0;
+    // The only place this family's launch is computed. Never throws: failures are verdicts.
+    virtual LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const = 0;
+    // Every device function the planner may name in LaunchPlan::kernelSymbol.
+    virtual std::vector<std::string_view> kernelSymbols() const = 0;
+
+    int variantIndex(std::string_view variantName) const;  // -1 when unknown
+};
+
+class KernelRegistry {
+public:
+    void add(std::unique_ptr<KernelFamily> family);
+    const std::vector<std::unique_ptr<KernelFamily>>& families() const { return m_families; }
+    const KernelFamily* find(std::string_view name) const;
+    std::string names() const;  // "awq_gemv, awq_gemm, ..." for error messages
+
+private:
+    std::vector<std::unique_ptr<KernelFamily>> m_families;
+};
+
+// A family and one of its variants, resolved from user input.
+struct KernelChoice {
+    const KernelFamily* family = nullptr;
+    int variant = 0;
+    std::string_view variantName() const { return family->variants()[static_cast<std::size_t>(variant)].name; }
+};
+
+// Resolves "--kernel awq_gemm --variant legacy_grid_y"; an empty variant means the default.
+Result<KernelChoice> resolveKernel(const KernelRegistry& registry, std::string_view family, std::string_view variant);
+
+}  // namespace tilescope

@@ -1,0 +1,42 @@
+// Per-kernel, per-architecture resources reported by the compiler (ptxas --resource-usage).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "core/device_spec.h"
+
+namespace tilescope {
+
+struct KernelResources {
+    int registers = 0;
+    std::int64_t staticSmem = 0;
+    std::int64_t localBytes = 0;  // stack frame
+    std::int64_t spillStoreBytes = 0;
+    std::int64_t spillLoadBytes = 0;
+};
+
+struct KernelResourceEntry {
+    std::string_view symbol;  // LaunchPlan::kernelSymbol
+    int smVersion = 0;        // 89 for sm_89
+    KernelResources resources;
+};
+
+class KernelResourceTable {
+public:
+    KernelResourceTable() = default;
+    explicit KernelResourceTable(std::span<const KernelResourceEntry> entries) : m_entries(entries) {}
+
+    // The SASS the driver would load: the exact arch, else the highest compiled arch of the same
+    // major below it (sm_87 runs sm_86 code). nullopt: not compiled for this device.
+    std::optional<KernelResources> find(std::string_view symbol, ComputeCapability cc) const;
+    std::span<const KernelResourceEntry> entries() const { return m_entries; }
+    bool empty() const { return m_entries.empty(); }
+
+private:
+    std::span<const KernelResourceEntry> m_entries;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,92 @@
+// LaunchPlan: what one kernel call at one shape on one device does, or why it fails.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/occupancy.h"
+#include "core/shape.h"
+#include "core/verdict.h"
+
+namespace tilescope {
+
+struct Dim3 {
+    std::int64_t x = 1, y = 1, z = 1;
+    std::int64_t volume() const { return x * y * z; }
+    friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+// The device limit a failing plan hit: its DeviceSpec/check name, the limit and the value.
+struct LimitHit {
+    std::string_view name;  // "max_grid_dim_y", "smem_per_block_optin", "group_size" ...
+    std::int64_t limit = 0;
+    std::int64_t actual = 0;
+};
+
+// The CUDA error a runtime rejection raises, so GPU runs can be checked against the plan.
+struct CudaErrorCode {
+    std::string_view name;  // "cudaErrorInvalidConfiguration"
+    int code = 0;
+};
+
+// One tile / bucket / stage configuration the planner considered.
+struct TileCandidate {
+    std::string_view name;  // "(64,64)", "m16n128k32", "cell 256"
+    std::int64_t smemBytes = 0;
+    bool fits = false;
+};
+
+// Brief skips every string a sweep cell does not need; Full is for one plan shown to a person.
+enum class PlanDetail { Brief, Full };
+
+struct LaunchPlan {
+    std::string_view family;
+    std::string_view variant;
+    std::string deviceId;
+    Shape shape;
+
+    Verdict verdict = Verdict::Ok;
+    std::string message;                   // exact upstream-style text; empty when ok
+    std::optional<LimitHit> limit;         // what broke
+    std::optional<CudaErrorCode> cudaError;  // for invalid_launch / out_of_resources / out_of_memory
+    int failingParameter = -1;             // index into the family's parameters, the axis to move along
+    // Which parameter drives each launch figure, so a runtime rejection names the axis to move.
+    std::array<int, 3> gridParameter{-1, -1, -1};
+    int smemParameter = -1;
+    int memoryParameter = -1;
+    std::string alternative;               // planner's advice: another kernel, variant or backend
+    std::string note;                      // a dispatch fact worth showing even when the plan is ok
+    std::string fix;                       // filled by attachFix(): nearest passing value, alternative, devices
+    std::optional<Shape> fixShape;         // the nearest passing shape, when one was found
+
+    std::string_view kernelSymbol;  // the device function launched (key into the register table)
+    Dim3 grid;
+    Dim3 block;
+    std::int64_t staticSmem = 0;
+    std::int64_t dynamicSmem = 0;
+    bool optsIntoLargeSmem = false;  // cudaFuncSetAttribute(MaxDynamicSharedMemorySize) before launch
+    std::optional<int> registers;    // per thread, from the compiler's report; nullopt = unknown
+
+    std::string_view tile;  // chosen tile or bucket name
+    int tileIndex = -1;     // index into candidates
+    std::vector<TileCandidate> candidates;  // Full detail only
+    std::optional<std::int64_t> bucketCell;  // gemm_bucket: the M cell
+    double paddingWaste = 0.0;               // fraction of computed rows/cols that are padding
+    int splitK = 1;
+
+    double bytesMoved = 0.0;  // global memory traffic (roofline)
+    double flops = 0.0;
+    std::int64_t deviceMemoryBytes = 0;  // buffers the call needs
+
+    std::optional<Occupancy> occupancy;  // nullopt when registers are unknown or the plan fails
+
+    bool ok() const { return verdict == Verdict::Ok; }
+    std::int64_t threadsPerBlock() const { return block.volume(); }
+    std::int64_t totalSmem() const { return staticSmem + dynamicSmem; }
+};
+
+}  // namespace tilescope

@@ -1,0 +1,62 @@
+// Shape: the integer parameters of one kernel call, in the order of its family's parameter list.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace tilescope {
+
+enum class AxisScale { Linear, Log2 };  // Log2: the parameter usually doubles (M, N, K)
+
+struct ParameterSpec {
+    std::string name;  // "M", "head_dim"
+    std::string help;  // tooltip / --help text
+    std::int64_t minimum = 0;
+    std::int64_t maximum = 0;
+    std::int64_t defaultValue = 0;
+    AxisScale scale = AxisScale::Linear;
+    bool isFlag = false;  // 0/1 parameter such as causal
+};
+
+using ParameterList = std::vector<ParameterSpec>;
+
+// Fixed-size storage so that a sweep plans millions of shapes without allocating.
+class Shape {
+public:
+    static constexpr int kMaxParameters = 10;
+
+    Shape() = default;
+    static Shape defaults(const ParameterList& parameters);
+
+    int size() const { return m_size; }
+    std::int64_t operator[](int index) const { return m_values[static_cast<std::size_t>(index)]; }
+    std::int64_t& operator[](int index) { return m_values[static_cast<std::size_t>(index)]; }
+    void resize(int size) { m_size = size; }
+    friend bool operator==(const Shape& a, const Shape& b) {
+        if (a.m_size != b.m_size) return false;
+        for (int i = 0; i < a.m_size; ++i)
+            if (a[i] != b[i]) return false;
+        return true;
+    }
+
+private:
+    std::array<std::int64_t, kMaxParameters> m_values{};
+    int m_size = 0;
+};
+
+int parameterIndex(const ParameterList& parameters, std::string_view name);  // -1 when unknown
+
+// "M=32768,N=5376,K=4096"; missing parameters keep their defaults. The error says which
+// parameter or value is wrong and what is accepted.
+Result<Shape> parseShape(std::string_view text, const ParameterList& parameters);
+// Checks one value against its parameter's range.
+Result<void> checkParameterValue(const ParameterSpec& parameter, std::int64_t value);
+Result<std::int64_t> parseInteger(std::string_view text);  // plain decimal, optional sign
+std::string formatShape(const Shape& shape, const ParameterList& parameters);  // "M=1,N=4096"
+
+}  // namespace tilescope

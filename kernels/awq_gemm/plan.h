@@ -1,0 +1,33 @@
+// awq_gemm: 4-bit AWQ GEMM (AutoAWQ/vLLM "GEMM" packing), with the legacy llm-awq launch and
+// the prefill kernel's M buckets.
+#pragma once
+
+#include "core/kernel_family.h"
+
+namespace tilescope {
+
+class AwqGemmFamily final : public KernelFamily {
+public:
+    enum Parameter { M, N, K, GroupSize };
+    enum Variant { Gemm, LegacyGridY, Prefill };
+
+    std::string_view name() const override { return "awq_gemm"; }
+    std::string_view title() const override { return "AWQ 4-bit GEMM"; }
+    const std::vector<VariantInfo>& variants() const override;
+    const ParameterList& parameters() const override;
+    LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
+    std::vector<std::string_view> kernelSymbols() const override;
+
+    // One row of the prefill kernel's M-bucket table.
+    struct PrefillBucket {
+        std::int64_t maxM;  // rows up to and including
+        std::int64_t ctaM, ctaN, ctaK;
+        std::int64_t warps, stages, splitK;
+        std::int64_t smemBytes;
+        std::string_view name;
+        std::string_view symbol;
+    };
+    static const std::vector<PrefillBucket>& prefillBuckets();
+};
+
+}  // namespace tilescope
