@@ -1,6 +1,7 @@
 #include "core/fix_finder.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/device_spec.h"
 
@@ -29,13 +30,13 @@ public:
         return m_kernel.family->plan(m_kernel.variant, probe, m_device, PlanDetail::Brief);
     }
     bool passes(std::int64_t value) const { return plan(value).ok(); }
-    // Still failing for the reason the original shape failed: the side of the boundary we left.
-    bool failsAsOriginal(std::int64_t value) const {
+    // Still failing for the reason `reference` failed: the side of the boundary we left.
+    bool failsAs(std::int64_t value, const LaunchPlan& reference) const {
         const LaunchPlan p = plan(value);
-        return p.verdict == m_original.verdict &&
-               (p.limit ? p.limit->name : std::string_view{}) ==
-                   (m_original.limit ? m_original.limit->name : std::string_view{});
+        return p.verdict == reference.verdict &&
+               (p.limit ? p.limit->name : std::string_view{}) == (reference.limit ? reference.limit->name : std::string_view{});
     }
+    const LaunchPlan& original() const { return m_original; }
 
 private:
     const KernelChoice& m_kernel;
@@ -57,24 +58,47 @@ std::optional<std::int64_t> scan(const AxisProbe& probe, std::int64_t from, std:
     return std::nullopt;
 }
 
-// Far side of one direction: grows the step until the original failure is left behind, bisects
-// for the boundary, then scans past it for the first value that passes.
+// Probe values beyond the local scan, nearest first: doubling distances from the origin, and halving
+// distances to the range's end (so a small passing band near the end, such as M 1..512 seen from
+// M = 2^24, is not jumped over).
+std::vector<std::int64_t> farProbes(const AxisProbe& probe, std::int64_t origin, std::int64_t direction) {
+    const std::int64_t span = direction > 0 ? probe.maximum() - origin : origin - probe.minimum();
+    std::vector<std::int64_t> distances;
+    for (int shift = 10; shift < 63 && (std::int64_t{1} << shift) < span; ++shift) distances.push_back(std::int64_t{1} << shift);
+    for (int shift = 0; shift < 63 && (span >> shift) > 0; ++shift) distances.push_back(span - (span >> shift));
+    distances.push_back(span);  // the range's end itself
+    std::erase_if(distances, [&](std::int64_t d) { return d < kLocalScan; });
+    std::sort(distances.begin(), distances.end());
+    distances.erase(std::unique(distances.begin(), distances.end()), distances.end());
+    std::vector<std::int64_t> values;
+    for (std::int64_t d : distances) values.push_back(origin + direction * d);
+    return values;
+}
+
+// Far side of one direction: walks the probes until the current failure is left behind, bisects for
+// the boundary, then scans past it for the first value that passes. When the boundary leads into a
+// different failure (e.g. grid overflow, then out of memory), that failure is left behind in turn.
 std::optional<std::int64_t> searchFar(const AxisProbe& probe, std::int64_t origin, std::int64_t direction) {
-    std::int64_t inside = origin;  // known to fail as the original
-    for (int shift = 10; shift < 63; ++shift) {
-        const std::int64_t distance = std::int64_t{1} << shift;
-        const std::int64_t candidate = direction > 0 ? std::min(probe.maximum(), origin + std::min(distance, probe.maximum() - origin))
-                                                     : std::max(probe.minimum(), origin - std::min(distance, origin - probe.minimum()));
-        if (!probe.failsAsOriginal(candidate)) {
-            std::int64_t lo = inside, hi = candidate;  // lo fails as original, hi does not
-            while ((hi - lo) * direction > 1) {
-                const std::int64_t mid = lo + (hi - lo) / 2;
-                (probe.failsAsOriginal(mid) ? lo : hi) = mid;
-            }
-            return scan(probe, hi, direction);
+    constexpr int kMaxFailureChanges = 8;
+    LaunchPlan reference = probe.original();
+    std::int64_t inside = origin;  // known to fail as `reference`
+    int changes = 0;
+    for (std::int64_t candidate : farProbes(probe, origin, direction)) {
+        if ((candidate - inside) * direction <= 0) continue;  // already behind the current boundary
+        if (probe.failsAs(candidate, reference)) {
+            inside = candidate;
+            continue;
         }
-        inside = candidate;
-        if (candidate == probe.minimum() || candidate == probe.maximum()) break;
+        std::int64_t lo = inside, hi = candidate;  // lo fails as reference, hi does not
+        while ((hi - lo) * direction > 1) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            (probe.failsAs(mid, reference) ? lo : hi) = mid;
+        }
+        if (auto found = scan(probe, hi, direction)) return found;
+        if (++changes > kMaxFailureChanges) break;
+        reference = probe.plan(hi);
+        inside = hi;
+        if (probe.failsAs(candidate, reference)) inside = candidate;
     }
     return std::nullopt;
 }

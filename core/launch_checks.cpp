@@ -16,6 +16,9 @@ void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingPara
 namespace {
 
 constexpr int kRegisterAllocationUnit = 256;  // registers are allocated per warp in units of 256
+// The hardware checks a block's registers as if its warps were spread evenly over the SM's register
+// sub-partitions (cuda_occupancy.h cudaOccSubPartitionsPerMultiprocessor: 4 from cc 7.0).
+constexpr std::int64_t kRegisterSubPartitions = 4;
 
 bool checkBlock(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     static constexpr std::string_view kNames[] = {"max_block_dim_x", "max_block_dim_y", "max_block_dim_z"};
@@ -72,7 +75,8 @@ bool checkRegisters(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detai
     const std::int64_t warps = (plan.threadsPerBlock() + device.warpSize - 1) / device.warpSize;
     const std::int64_t perWarp = (static_cast<std::int64_t>(*plan.registers) * device.warpSize + kRegisterAllocationUnit - 1) /
                                  kRegisterAllocationUnit * kRegisterAllocationUnit;
-    const std::int64_t perBlock = perWarp * warps;
+    const std::int64_t checkedWarps = (warps + kRegisterSubPartitions - 1) / kRegisterSubPartitions * kRegisterSubPartitions;
+    const std::int64_t perBlock = perWarp * checkedWarps;
     if (perBlock <= device.regsPerBlock) return true;
     failPlan(plan, Verdict::OutOfResources, {"regs_per_block", device.regsPerBlock, perBlock}, -1, detail,
              kOutOfResourcesText);

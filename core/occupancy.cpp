@@ -53,6 +53,8 @@ bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occ
     const cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(
         &result, &props, &attributes, &state, input.threadsPerBlock, static_cast<size_t>(input.dynamicSmem));
     if (status != CUDA_OCC_SUCCESS) return false;
+    // The calculator reports "cannot be resident" as success with 0 blocks; the contract says false.
+    if (result.activeBlocksPerMultiprocessor <= 0) return false;
 
     const int warpsPerBlock = (input.threadsPerBlock + device.warpSize - 1) / device.warpSize;
     out.activeBlocksPerSm = result.activeBlocksPerMultiprocessor;

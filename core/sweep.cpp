@@ -137,7 +137,8 @@ void evaluateRows(BoundaryMap& map, int rowBegin, int rowEnd) {
             cell.tileIndex = static_cast<signed char>(plan.tileIndex);
             cell.occupancyPct = plan.occupancy ? static_cast<float>(plan.occupancy->occupancyPct) : -1.0f;
             cell.totalSmem = plan.totalSmem();
-            cell.gridBlocks = plan.grid.volume();
+            // A plan rejected before its launch was computed has no grid (Dim3's default is not one).
+            cell.gridBlocks = plan.verdict >= Verdict::InvalidLaunch ? plan.grid.volume() : 0;
             cell.paddingWaste = static_cast<float>(plan.paddingWaste);
         }
     }

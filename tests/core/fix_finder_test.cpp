@@ -1,1 +1,93 @@
+// The fix finder: the nearest passing value along the failing parameter, the planner's alternative,
+// and the devices that accept the shape.
 #include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+using test::device;
+using test::kernel;
+using test::plan;
+using test::shape;
+
+std::optional<std::int64_t> nearest(std::string_view family, std::string_view variant, std::string_view shapeText,
+                                    std::string_view deviceId, std::string_view parameter) {
+    const KernelChoice k = kernel(family, variant);
+    return nearestPassingValue(k, shape(k, shapeText), device(deviceId), parameterIndex(k.family->parameters(), parameter));
+}
+
+TEST(NearestPassingValue, LocalScanBothWays) {
+    // legacy_grid_y at N=5376: M <= 24,960 launches (ceil(M/16) * 42 <= 65,535).
+    EXPECT_EQ(nearest("awq_gemm", "legacy_grid_y", "M=24961,N=5376", "h100-sxm", "M"), 24960);
+    // gemm_bucket M=513 -> 512, M=0 -> 1.
+    EXPECT_EQ(nearest("gemm_bucket", "oproj", "M=513", "h100-sxm", "M"), 512);
+    EXPECT_EQ(nearest("gemm_bucket", "oproj", "M=0", "h100-sxm", "M"), 1);
+    // A passing value is its own nearest.
+    EXPECT_EQ(nearest("gemm_bucket", "oproj", "M=300", "h100-sxm", "M"), 300);
+}
+
+TEST(NearestPassingValue, TiesGoToTheSmallerValue) {
+    EXPECT_EQ(nearest("awq_gemv", "gemv", "N=4098", "h100-sxm", "N"), 4096);  // 4096 and 4100
+    EXPECT_EQ(nearest("awq_gemv", "gemv", "N=4099", "h100-sxm", "N"), 4100);  // 4100 is 1 away
+}
+
+TEST(NearestPassingValue, FarBeyondTheLocalScan) {
+    // legacy M=32768 is 7,808 above 24,960: found by doubling and bisection.
+    EXPECT_EQ(nearest("awq_gemm", "legacy_grid_y", "M=32768,N=5376", "h100-sxm", "M"), 24960);
+    // gemv N=2^20 -> grid.y 262,144; the largest N with N/4 <= 65,535 is 262,140.
+    EXPECT_EQ(nearest("awq_gemv", "gemv", "N=1048576", "h100-sxm", "N"), 262140);
+    // gemm_bucket at the top of M's range: 16,776,704 values above 512.
+    EXPECT_EQ(nearest("gemm_bucket", "oproj", "M=16777216", "h100-sxm", "M"), 512);
+}
+
+TEST(NearestPassingValue, CrossesASecondFailureOnTheWay) {
+    // attention batch 65,536 fails on grid.y; every batch from 65,535 down to 1,276 runs out of memory
+    // (67,371,008 B per sequence, 80 GiB); 1,275 is the nearest value that launches.
+    EXPECT_EQ(nearest("attention", "fa2", "batch=65536", "h100-sxm", "batch"), 1275);
+    const LaunchPlan p = plan("attention", "fa2", "batch=65536", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+    EXPECT_EQ(p.fix, "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
+                     "head_dim_v=128,causal=0)");
+}
+
+TEST(NearestPassingValue, NoneWhenNoValueOfTheParameterPasses) {
+    // FA2 with head_dim_v = 264: head_dim must equal it, and 264 > 256.
+    EXPECT_FALSE(nearest("attention", "fa2", "head_dim=264,head_dim_v=264", "h100-sxm", "head_dim"));
+    // T4 refuses FlashAttention whatever the head_dim.
+    EXPECT_FALSE(nearest("attention", "fa2", "", "t4", "head_dim"));
+    // gemm_bucket on A100 at M=640 along N: no N makes M=640 fit a bucket.
+    EXPECT_FALSE(nearest("gemm_bucket", "oproj", "M=640", "a100-80gb-sxm", "N"));
+    // Parameters out of range.
+    const KernelChoice k = kernel("gemm_bucket", "oproj");
+    EXPECT_FALSE(nearestPassingValue(k, shape(k, "M=640"), device("h100-sxm"), -1));
+    EXPECT_FALSE(nearestPassingValue(k, shape(k, "M=640"), device("h100-sxm"), 3));
+}
+
+TEST(AttachFix, OkPlansHaveNoFix) {
+    const LaunchPlan p = plan("gemm_bucket", "oproj", "M=64", "h100-sxm");
+    EXPECT_TRUE(p.fix.empty());
+    EXPECT_FALSE(p.fixShape);
+}
+
+TEST(AttachFix, DevicesAreOnlySuggestedWithADatabaseAndNeverTheSameOne) {
+    const KernelChoice k = kernel("awq_gemm", "prefill");
+    const Shape s = shape(k, "M=128");
+    LaunchPlan withDb = planWithFix(k, s, device("t4"), &DeviceDatabase::embedded());
+    LaunchPlan without = planWithFix(k, s, device("t4"), nullptr);
+    EXPECT_NE(withDb.fix.find("; or this shape runs on a100-80gb-sxm,"), std::string::npos) << withDb.fix;
+    EXPECT_EQ(withDb.fix.find("t4"), std::string::npos);
+    EXPECT_EQ(without.fix, "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128)");
+}
+
+TEST(AttachFix, NoFailingParameterMeansNoNearestValue) {
+    // unsupported_device names no parameter: only the alternative and the devices.
+    const LaunchPlan p = plan("attention", "sm120_tile_search", "", "t4");
+    EXPECT_EQ(p.failingParameter, -1);
+    EXPECT_FALSE(p.fixShape);
+    EXPECT_EQ(p.fix.rfind("run attention through PyTorch SDPA", 0), 0u);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -1,1 +1,220 @@
+// awq_gemm against KERNELS.md section 2: gemm, legacy_grid_y and prefill.
 #include <gtest/gtest.h>
+
+#include "kernels/awq_gemm/plan.h"
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+using test::limitName;
+using test::plan;
+
+// ---- gemm -------------------------------------------------------------------------------
+
+TEST(AwqGemm, WideTileWhenNIsAMultipleOf128) {
+    const LaunchPlan p = plan("awq_gemm", "gemm", "M=16,N=4096,K=4096,group_size=128", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::Ok);
+    EXPECT_EQ(p.tile, "m16n128k32");
+    EXPECT_EQ(p.staticSmem, 10496);
+    EXPECT_EQ(p.dynamicSmem, 0);
+    EXPECT_EQ(p.block, (Dim3{32, 2, 1}));
+    EXPECT_EQ(p.splitK, 8);
+    EXPECT_EQ(p.grid, (Dim3{1 * (4096 / 128) * 8, 1, 1}));  // ceil(16/16) * N/128 * split_k = 256
+    ASSERT_EQ(p.candidates.size(), 2u);
+    EXPECT_EQ(p.tileIndex, 0);
+    EXPECT_FALSE(p.registers);
+    EXPECT_FALSE(p.occupancy);
+}
+
+TEST(AwqGemm, NarrowTileWhenNIsOnlyAMultipleOf64) {
+    // N=192: 192 % 128 = 64 -> m16n64k32; grid.x = 1 * 192/64 * 8 = 24.
+    const LaunchPlan p = plan("awq_gemm", "gemm", "M=16,N=192,K=4096,group_size=64", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::Ok) << p.message;
+    EXPECT_EQ(p.tile, "m16n64k32");
+    EXPECT_EQ(p.tileIndex, 1);
+    EXPECT_EQ(p.staticSmem, 6144);
+    EXPECT_EQ(p.grid, (Dim3{24, 1, 1}));
+}
+
+TEST(AwqGemm, SeedShapeFlattenedIntoGridX) {
+    // M=32768, N=5376: ceil(32768/16) * 5376/128 * 8 = 2048 * 42 * 8 = 688,128 on grid.x: launches.
+    const LaunchPlan p = plan("awq_gemm", "gemm", "M=32768,N=5376", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::Ok) << p.message;
+    EXPECT_EQ(p.grid, (Dim3{688128, 1, 1}));
+    EXPECT_EQ(p.note, "at M >= 1024 AutoAWQ dequantizes and runs an fp16 matmul instead (vLLM from M >= 256)");
+}
+
+TEST(AwqGemm, PaddingWasteAndDispatchNote) {
+    // M=17: two 16-row tiles, 15 of 32 rows padding.
+    const LaunchPlan p = plan("awq_gemm", "gemm", "M=17", "h100-sxm");
+    EXPECT_EQ(p.grid.x, 2 * 32 * 8);
+    EXPECT_DOUBLE_EQ(p.paddingWaste, 15.0 / 32.0);
+    EXPECT_TRUE(p.note.empty());
+    EXPECT_EQ(plan("awq_gemm", "gemm", "M=256", "h100-sxm").note,
+              "at M >= 256 vLLM dequantizes and runs an fp16 matmul instead");
+}
+
+TEST(AwqGemm, ShapeChecksInAutoAwqOrder) {
+    const LaunchPlan cta = plan("awq_gemm", "gemm", "N=4100", "h100-sxm");
+    EXPECT_EQ(cta.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(cta.message, "OC is not multiple of cta_N = 64");
+    EXPECT_EQ(limitName(cta), "cta_N");
+    EXPECT_EQ(cta.limit->limit, 64);
+    EXPECT_EQ(cta.limit->actual, 4100);
+    EXPECT_EQ(cta.fix, "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)");
+
+    const LaunchPlan group = plan("awq_gemm", "gemm", "group_size=48", "h100-sxm");
+    EXPECT_EQ(group.message, "Group size should be a multiple of 32");
+    EXPECT_EQ(limitName(group), "group_size % 32");
+    // 32 and 64 are both 16 away and both pass: the smaller wins.
+    EXPECT_EQ(group.fix, "nearest passing group_size: 32 (M=16,N=4096,K=4096,group_size=32)");
+
+    // N=4160 = 65 x 64 passes cta_N but not N % 128.
+    const LaunchPlan ocGroup = plan("awq_gemm", "gemm", "N=4160,group_size=128", "h100-sxm");
+    EXPECT_EQ(ocGroup.message, "OC is not multiple of Group size");
+    EXPECT_EQ(limitName(ocGroup), "N % group_size");
+    EXPECT_EQ(ocGroup.fixShape.value()[1], 4096);  // 4096 and 4224 both 64 away
+
+    const LaunchPlan icGroup = plan("awq_gemm", "gemm", "K=4160,group_size=128", "h100-sxm");
+    EXPECT_EQ(icGroup.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(icGroup.message, "IC is not multiple of Group size (K=4160, group_size=128)");
+    EXPECT_EQ(limitName(icGroup), "K % group_size");
+
+    // cta_N is checked first: N=100 fails cta_N although group 48 fails too.
+    EXPECT_EQ(plan("awq_gemm", "gemm", "N=100,group_size=48", "h100-sxm").message, "OC is not multiple of cta_N = 64");
+}
+
+TEST(AwqGemm, ZeroMOrZeroNGivesAZeroGrid) {
+    const LaunchPlan m0 = plan("awq_gemm", "gemm", "M=0", "h100-sxm");
+    EXPECT_EQ(m0.verdict, Verdict::InvalidLaunch);
+    EXPECT_EQ(m0.message, "CUDA error: invalid configuration argument");
+    EXPECT_EQ(limitName(m0), "min_grid_dim_x");
+    EXPECT_EQ(m0.limit->limit, 1);
+    EXPECT_EQ(m0.limit->actual, 0);
+    EXPECT_EQ(m0.cudaError->code, 9);
+    EXPECT_EQ(m0.fix, "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128)");
+    EXPECT_EQ(plan("awq_gemm", "gemm", "N=0", "h100-sxm").verdict, Verdict::InvalidLaunch);
+}
+
+TEST(AwqGemm, GridXOverflowAtAbsurdM) {
+    // ceil(2^24/16) * 2^20/128 * 8 = 2^20 * 2^13 * 2^3 = 2^36 > 2^31 - 1.
+    const LaunchPlan p = plan("awq_gemm", "gemm", "M=16777216,N=1048576", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+    EXPECT_EQ(limitName(p), "max_grid_dim_x");
+    EXPECT_EQ(p.limit->limit, 2147483647);
+    EXPECT_EQ(p.limit->actual, std::int64_t{1} << 36);
+}
+
+// ---- legacy_grid_y ----------------------------------------------------------------------
+
+TEST(AwqGemmLegacy, SeedShapeOverflowsGridY) {
+    // grid.y = ceil(32768/16) * 5376/128 = 2048 * 42 = 86,016 > 65,535 (llm-awq issue #7).
+    const LaunchPlan p = plan("awq_gemm", "legacy_grid_y", "M=32768,N=5376", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+    EXPECT_EQ(p.message, "CUDA error: invalid configuration argument");
+    EXPECT_EQ(p.grid, (Dim3{1, 86016, 8}));
+    EXPECT_EQ(p.block, (Dim3{32, 2, 1}));
+    EXPECT_EQ(p.staticSmem, 10496);
+    EXPECT_EQ(limitName(p), "max_grid_dim_y");
+    EXPECT_EQ(p.limit->limit, 65535);
+    EXPECT_EQ(p.limit->actual, 86016);
+    EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidConfiguration");
+    EXPECT_EQ(p.cudaError->code, 9);
+    // Largest passing M: ceil(M/16) * 42 <= 65,535 -> ceil(M/16) <= 1,560 -> M <= 24,960.
+    EXPECT_EQ(p.fix, "nearest passing M: 24960 (M=24960,N=5376,K=4096,group_size=128); or use the default gemm "
+                     "variant: upstream fixed this by flattening the grid into grid.x");
+    EXPECT_EQ(plan("awq_gemm", "legacy_grid_y", "M=24960,N=5376", "h100-sxm").grid, (Dim3{1, 65520, 8}));
+    EXPECT_EQ(plan("awq_gemm", "legacy_grid_y", "M=24961,N=5376", "h100-sxm").verdict, Verdict::InvalidLaunch);
+    // The same limit on every device: no device suggestion.
+    EXPECT_EQ(p.fix.find("runs on"), std::string::npos);
+}
+
+TEST(AwqGemmLegacy, OnlyThe128WideTile) {
+    const LaunchPlan p = plan("awq_gemm", "legacy_grid_y", "N=4160,group_size=64", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "OC is not multiple of cta_N = 128");
+    EXPECT_EQ(p.limit->limit, 128);
+}
+
+// ---- prefill ----------------------------------------------------------------------------
+
+// KERNELS.md: smem = (CTA_M*CTA_K + CTA_N*CTA_K/4 + SCALES) * STAGES * 2,
+// SCALES = (G >= CTA_K ? CTA_N/(G/CTA_K) : CTA_N*CTA_K/G) * STAGES * 2, with G = 128.
+std::int64_t prefillSmemFormula(std::int64_t ctaM, std::int64_t ctaN, std::int64_t ctaK, std::int64_t stages) {
+    constexpr std::int64_t g = 128;
+    const std::int64_t scales = (g >= ctaK ? ctaN / (g / ctaK) : ctaN * ctaK / g) * stages * 2;
+    return (ctaM * ctaK + ctaN * ctaK / 4 + scales) * stages * 2;
+}
+
+TEST(AwqGemmPrefill, BucketTableMatchesKernelsMd) {
+    EXPECT_EQ(prefillSmemFormula(16, 128, 128, 4), 57344);  // (2048 + 4096 + 1024) * 8
+    EXPECT_EQ(prefillSmemFormula(16, 128, 128, 3), 41472);  // (2048 + 4096 + 768) * 6
+    EXPECT_EQ(prefillSmemFormula(32, 128, 128, 4), 73728);  // (4096 + 4096 + 1024) * 8
+    EXPECT_EQ(prefillSmemFormula(64, 128, 64, 4), 53248);   // (4096 + 2048 + 512) * 8
+    const auto& buckets = AwqGemmFamily::prefillBuckets();
+    ASSERT_EQ(buckets.size(), 5u);
+    for (std::size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(buckets[i].smemBytes,
+                  prefillSmemFormula(buckets[i].ctaM, buckets[i].ctaN, buckets[i].ctaK, buckets[i].stages))
+            << i;
+    EXPECT_EQ(buckets[4].smemBytes, 50176);  // the > 192 row as KERNELS.md gives it
+}
+
+struct PrefillRow {
+    const char* m;
+    Dim3 grid;
+    std::int64_t threads;
+    std::int64_t smem;
+    int splitK;
+    bool optIn;
+};
+
+TEST(AwqGemmPrefill, EachBucketsLaunch) {
+    // N=4096: grid = ceil(M/CTA_M) * ceil(4096/128) * split_k; block = warps * 32.
+    const PrefillRow rows[] = {
+        {"1", {1 * 32 * 2, 1, 1}, 256, 57344, 2, true},
+        {"32", {2 * 32 * 2, 1, 1}, 256, 57344, 2, true},
+        {"64", {4 * 32, 1, 1}, 256, 41472, 1, false},   // 41,472 <= 49,152: no opt-in needed
+        {"128", {4 * 32, 1, 1}, 256, 73728, 1, true},   // CTA_M 32
+        {"192", {3 * 32, 1, 1}, 128, 53248, 1, true},   // CTA_M 64, 4 warps
+        {"4096", {64 * 32, 1, 1}, 128, 50176, 1, true},
+    };
+    for (const auto& row : rows) {
+        const LaunchPlan p = plan("awq_gemm", "prefill", std::string("M=") + row.m, "h100-sxm");
+        EXPECT_EQ(p.verdict, Verdict::Ok) << row.m << ": " << p.message;
+        EXPECT_EQ(p.grid, row.grid) << row.m;
+        EXPECT_EQ(p.threadsPerBlock(), row.threads) << row.m;
+        EXPECT_EQ(p.dynamicSmem, row.smem) << row.m;
+        EXPECT_EQ(p.splitK, row.splitK) << row.m;
+        EXPECT_EQ(p.optsIntoLargeSmem, row.optIn) << row.m;
+        EXPECT_EQ(p.candidates.size(), 5u);
+    }
+}
+
+TEST(AwqGemmPrefill, M128ExceedsT4OptIn) {
+    // 73,728 B > T4's 65,536 B opt-in limit: a real cross-device boundary.
+    const LaunchPlan p = plan("awq_gemm", "prefill", "M=128", "t4");
+    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+    EXPECT_EQ(p.message, "CUDA error: invalid argument");
+    EXPECT_EQ(limitName(p), "smem_per_block_optin");
+    EXPECT_EQ(p.limit->limit, 65536);
+    EXPECT_EQ(p.limit->actual, 73728);
+    EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidValue");
+    EXPECT_EQ(p.cudaError->code, 1);
+    // M 65..128 share the 73,728 B bucket; 129 (53,248 B) is 1 away, 64 is 64 away.
+    EXPECT_EQ(p.fix, "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on "
+                     "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090");
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=64", "t4").verdict, Verdict::Ok);
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=32", "t4").verdict, Verdict::Ok);  // 57,344 <= 65,536 with opt-in
+}
+
+TEST(AwqGemmPrefill, GroupSizeMustBe128) {
+    const LaunchPlan p = plan("awq_gemm", "prefill", "group_size=64", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "the prefill GEMM kernel only supports group size 128 (got 64)");
+    EXPECT_EQ(p.fixShape.value()[3], 128);
+}
+
+}  // namespace
+}  // namespace tilescope

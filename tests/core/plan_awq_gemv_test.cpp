@@ -1,1 +1,171 @@
+// awq_gemv against KERNELS.md section 1: every check, message, limit, fix and launch figure.
 #include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+using test::limitName;
+using test::plan;
+
+constexpr const char* kUseGemm =
+    "use awq_gemm: a GEMM-packed checkpoint (quantization_config.version = \"gemm\") accepts any batch";
+
+// ---- gemv -------------------------------------------------------------------------------
+
+TEST(AwqGemv, Batch1LaunchesWithOneWarpPerChannel) {
+    for (const char* g : {"64", "128"}) {
+        const LaunchPlan p = plan("awq_gemv", "gemv", std::string("M=1,N=4096,K=4096,group_size=") + g, "h100-sxm");
+        EXPECT_EQ(p.verdict, Verdict::Ok) << p.message;
+        EXPECT_TRUE(p.message.empty());
+        EXPECT_FALSE(p.limit);
+        EXPECT_TRUE(p.fix.empty());
+        EXPECT_EQ(p.grid, (Dim3{1, 4096 / 4, 1}));  // grid (1, N/4, B)
+        EXPECT_EQ(p.block, (Dim3{32, 4, 1}));
+        EXPECT_EQ(p.staticSmem, 0);
+        EXPECT_EQ(p.dynamicSmem, 0);
+        EXPECT_EQ(p.kernelSymbol, "awq_gemv_kernel");
+        // No ptxas table in this build: registers and occupancy are unknown, never guessed.
+        EXPECT_FALSE(p.registers);
+        EXPECT_FALSE(p.occupancy);
+    }
+}
+
+TEST(AwqGemv, BatchAboveOneIsUnsupportedShape) {
+    const LaunchPlan p = plan("awq_gemv", "gemv", "M=8", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "AWQ GEMV kernel only supports batch size 1 (got batch size 8); use a GEMM-packed checkpoint "
+                         "(quantization_config.version = \"gemm\")");
+    ASSERT_TRUE(p.limit);
+    EXPECT_EQ(limitName(p), "batch_size");
+    EXPECT_EQ(p.limit->limit, 1);
+    EXPECT_EQ(p.limit->actual, 8);
+    EXPECT_EQ(p.fix, std::string("nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128); or ") + kUseGemm);
+    ASSERT_TRUE(p.fixShape);
+    EXPECT_EQ((*p.fixShape)[0], 1);
+    EXPECT_FALSE(p.cudaError);  // a Python check, not a runtime error
+}
+
+TEST(AwqGemv, BatchZeroIsUnsupportedShapeToo) {
+    const LaunchPlan p = plan("awq_gemv", "gemv", "M=0", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_NE(p.message.find("(got batch size 0)"), std::string::npos) << p.message;
+}
+
+TEST(AwqGemv, BatchCheckComesBeforeGroupSize) {
+    const LaunchPlan p = plan("awq_gemv", "gemv", "M=2,group_size=32", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(limitName(p), "batch_size");
+}
+
+TEST(AwqGemv, GroupSizeOtherThan64Or128) {
+    const LaunchPlan p = plan("awq_gemv", "gemv", "group_size=32", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "Unsupported group size for gemv kernel.");
+    EXPECT_EQ(limitName(p), "group_size");
+    EXPECT_EQ(p.limit->actual, 32);
+    // 1..63 all fail, 64 is the first passing value above.
+    EXPECT_EQ(p.fix, "nearest passing group_size: 64 (M=1,N=4096,K=4096,group_size=64)");
+    // 100: 64 is 36 below, 128 is 28 above.
+    EXPECT_EQ(plan("awq_gemv", "gemv", "group_size=100", "h100-sxm").fixShape.value()[3], 128);
+}
+
+TEST(AwqGemv, KMustBeAMultipleOf32) {
+    const LaunchPlan p = plan("awq_gemv", "gemv", "K=4010", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "K must be a multiple of 32 for the GEMV kernel's 16-byte loads (got K=4010)");
+    EXPECT_EQ(limitName(p), "K % 32");
+    EXPECT_EQ(p.fix, "nearest passing K: 4000 (M=1,N=4096,K=4000,group_size=128)");  // 4000 = 125 x 32, 10 below
+}
+
+TEST(AwqGemv, NMustBeAMultipleOf4) {
+    const LaunchPlan p = plan("awq_gemv", "gemv", "N=4098", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "N must be a multiple of 4, one warp per output channel (got N=4098)");
+    EXPECT_EQ(limitName(p), "N % 4");
+    // 4096 and 4100 are both 2 away: the smaller wins the tie.
+    EXPECT_EQ(p.fix, "nearest passing N: 4096 (M=1,N=4096,K=4096,group_size=128)");
+}
+
+TEST(AwqGemv, GridYAbove65535IsInvalidLaunch) {
+    // grid.y = N/4 = 262144/4 = 65,536 > max_grid_dim_y 65,535.
+    const LaunchPlan p = plan("awq_gemv", "gemv", "N=262144", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+    EXPECT_EQ(p.message, "CUDA error: invalid configuration argument");
+    EXPECT_EQ(limitName(p), "max_grid_dim_y");
+    EXPECT_EQ(p.limit->limit, 65535);
+    EXPECT_EQ(p.limit->actual, 65536);
+    ASSERT_TRUE(p.cudaError);
+    EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidConfiguration");
+    EXPECT_EQ(p.cudaError->code, 9);
+    EXPECT_EQ(p.grid, (Dim3{1, 65536, 1}));
+    // 262,140 / 4 = 65,535: the largest N that launches.
+    EXPECT_EQ(p.fix, "nearest passing N: 262140 (M=1,N=262140,K=4096,group_size=128)");
+    EXPECT_EQ(plan("awq_gemv", "gemv", "N=262140", "h100-sxm").verdict, Verdict::Ok);
+}
+
+// ---- gemv_fast --------------------------------------------------------------------------
+
+TEST(AwqGemvFast, Batch1To7Launch) {
+    for (int b = 1; b <= 7; ++b) {
+        const LaunchPlan p = plan("awq_gemv", "gemv_fast", "M=" + std::to_string(b), "h100-sxm");
+        EXPECT_EQ(p.verdict, Verdict::Ok) << b;
+        EXPECT_EQ(p.grid, (Dim3{4096 / 8, 1, 1}));  // grid N/8
+        EXPECT_EQ(p.block, (Dim3{256, 1, 1}));
+        EXPECT_EQ(p.staticSmem, 512 * b);  // 512 x B bytes
+        EXPECT_EQ(p.dynamicSmem, 0);
+        EXPECT_EQ(p.kernelSymbol, "awq_gemv_fast_b" + std::to_string(b));
+        EXPECT_FALSE(p.registers);
+        EXPECT_FALSE(p.occupancy);
+    }
+}
+
+TEST(AwqGemvFast, Batch8AndZeroAreUnsupported) {
+    const LaunchPlan p = plan("awq_gemv", "gemv_fast", "M=8", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "Unsupported batch size for gemv kernel.");
+    EXPECT_EQ(limitName(p), "batch_size");
+    EXPECT_EQ(p.limit->limit, 7);
+    EXPECT_EQ(p.limit->actual, 8);
+    EXPECT_EQ(p.fix, "nearest passing M: 7 (M=7,N=4096,K=4096,group_size=128); or use awq_gemm: upstream sends 8 or "
+                     "more rows to a GEMM kernel (gemv_fast is chosen only for batch < 8 and one token)");
+    EXPECT_EQ(plan("awq_gemv", "gemv_fast", "M=0", "h100-sxm").message, "Unsupported batch size for gemv kernel.");
+}
+
+TEST(AwqGemvFast, GroupSizeMustBe128) {
+    const LaunchPlan p = plan("awq_gemv", "gemv_fast", "group_size=64", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(p.message, "Unsupported group size for gemv kernel.");
+    EXPECT_EQ(limitName(p), "group_size");
+    EXPECT_EQ(p.limit->limit, 128);
+    EXPECT_EQ(p.fix, "nearest passing group_size: 128 (M=1,N=4096,K=4096,group_size=128)");
+}
+
+TEST(AwqGemvFast, KMultipleOf64AndNMultipleOf8) {
+    const LaunchPlan k = plan("awq_gemv", "gemv_fast", "K=4000", "h100-sxm");
+    EXPECT_EQ(k.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(k.message, "K must be a multiple of 64 for the gemv_fast kernel (got K=4000)");
+    EXPECT_EQ(limitName(k), "K % 64");
+    EXPECT_EQ(k.fixShape.value()[2], 3968);  // 3968 and 4032 are both 32 away: the smaller wins
+
+    const LaunchPlan n = plan("awq_gemv", "gemv_fast", "N=4100", "h100-sxm");
+    EXPECT_EQ(n.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(n.message, "N must be a multiple of 8 for the gemv_fast kernel (got N=4100)");
+    EXPECT_EQ(limitName(n), "N % 8");
+    EXPECT_EQ(n.fixShape.value()[1], 4096);
+}
+
+TEST(AwqGemv, HugeShapeIsOutOfMemoryNotOverflow) {
+    // N=2^20, K=2^20: 2^40 / 2 B of 4-bit weights = 512 GiB > 80 GiB.
+    const LaunchPlan p = plan("awq_gemv", "gemv", "N=1048572,K=1048576", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);  // grid.y = 262,143 is checked before memory
+    const LaunchPlan q = plan("awq_gemv", "gemv_fast", "N=1048576,K=1048576", "h100-sxm");
+    EXPECT_EQ(q.verdict, Verdict::OutOfMemory);
+    EXPECT_EQ(q.message, "CUDA error: out of memory");
+    EXPECT_EQ(limitName(q), "memory_bytes");
+    EXPECT_EQ(q.cudaError->code, 2);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -1,0 +1,83 @@
+// Shape parsing, verdict names and precedence, and kernel/variant resolution: the inputs every
+// front-end passes to the planners.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "core/verdict.h"
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+using test::kernel;
+
+TEST(Verdict, NamesRoundTripInKernelsMdPrecedence) {
+    const char* names[] = {"unsupported_device", "unsupported_shape", "bucket_overflow", "no_tile_fits",
+                           "invalid_launch",     "out_of_resources",  "out_of_memory",   "ok"};
+    ASSERT_EQ(kAllVerdicts.size(), std::size(names));
+    for (std::size_t i = 0; i < kAllVerdicts.size(); ++i) {
+        EXPECT_EQ(verdictName(kAllVerdicts[i]), names[i]);
+        EXPECT_EQ(verdictFromName(names[i]), kAllVerdicts[i]);
+        EXPECT_FALSE(verdictDescription(kAllVerdicts[i]).empty());
+        if (i > 0) {
+            EXPECT_LT(kAllVerdicts[i - 1], kAllVerdicts[i]);  // the enum order is the precedence
+        }
+    }
+    EXPECT_FALSE(verdictFromName("invalid_configuration"));
+}
+
+TEST(Shape, ParseKeepsDefaultsAndChecksRanges) {
+    const KernelChoice k = kernel("awq_gemm", "");
+    const auto& parameters = k.family->parameters();
+    auto s = parseShape(" M = 32768 , N=5376,", parameters);
+    ASSERT_TRUE(s.ok()) << s.error();
+    EXPECT_EQ(formatShape(*s, parameters), "M=32768,N=5376,K=4096,group_size=128");
+    EXPECT_EQ(formatShape(parseShape("", parameters).value(), parameters), "M=16,N=4096,K=4096,group_size=128");
+    EXPECT_EQ(parseShape("M=+8", parameters)->operator[](0), 8);
+    EXPECT_EQ(parseShape("M", parameters).error(), "'M' is not NAME=VALUE; parameters: M, N, K, group_size");
+    EXPECT_EQ(parseShape("m=1", parameters).error(), "unknown parameter 'm'; parameters: M, N, K, group_size");
+    EXPECT_EQ(parseShape("M=1.5", parameters).error(), "M: '1.5' is not an integer");
+    EXPECT_EQ(parseShape("M=99999999999999999999", parameters).error(), "M: '99999999999999999999' does not fit in 64 bits");
+    EXPECT_EQ(parseShape("group_size=0", parameters).error(), "group_size=0 is out of range; accepted: 1..4096");
+    EXPECT_EQ(parseShape("K=1048577", parameters).error(), "K=1048577 is out of range; accepted: 0..1048576");
+}
+
+TEST(KernelChoice, ResolveFamiliesAndVariants) {
+    const auto& registry = builtinKernels();
+    EXPECT_EQ(registry.names(), "awq_gemv, awq_gemm, attention, gemm_bucket");
+    auto byDefault = resolveKernel(registry, "attention", "");
+    ASSERT_TRUE(byDefault.ok());
+    EXPECT_EQ(byDefault->variantName(), "fa2");
+    EXPECT_EQ(resolveKernel(registry, "awq_gemm", "prefill")->variant, 2);
+    EXPECT_EQ(resolveKernel(registry, "gemm", "").error(),
+              "unknown kernel 'gemm'; kernels: awq_gemv, awq_gemm, attention, gemm_bucket");
+    EXPECT_EQ(resolveKernel(registry, "attention", "fa3").error(),
+              "unknown variant 'fa3' of attention; variants: fa2, sm120_tile_search");
+}
+
+TEST(KernelChoice, EveryPlannedSymbolIsDeclared) {
+    // The register table is keyed by kernelSymbol: a planner must only name symbols it declares.
+    const DeviceSpec& device = test::device("h100-sxm");
+    for (const auto& family : builtinKernels().families()) {
+        const auto symbols = family->kernelSymbols();
+        for (std::size_t v = 0; v < family->variants().size(); ++v) {
+            const auto& parameters = family->parameters();
+            for (int p = 0; p < static_cast<int>(parameters.size()); ++p) {
+                for (std::int64_t value = parameters[static_cast<std::size_t>(p)].minimum;
+                     value <= std::min<std::int64_t>(parameters[static_cast<std::size_t>(p)].maximum, 1024); value += 7) {
+                    Shape s = Shape::defaults(parameters);
+                    s[p] = value;
+                    const LaunchPlan plan = family->plan(static_cast<int>(v), s, device, PlanDetail::Brief);
+                    if (plan.kernelSymbol.empty()) continue;
+                    EXPECT_NE(std::find(symbols.begin(), symbols.end(), plan.kernelSymbol), symbols.end())
+                        << family->name() << " " << plan.kernelSymbol;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace tilescope

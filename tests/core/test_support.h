@@ -1,0 +1,49 @@
+// Helpers the core tests share: a device from the embedded database and one plan in Full detail.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "core/device_spec.h"
+#include "core/fix_finder.h"
+#include "core/launch_plan.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope::test {
+
+inline const DeviceSpec& device(std::string_view id) {
+    const DeviceSpec* spec = DeviceDatabase::embedded().find(id);
+    if (!spec) throw std::logic_error("no device " + std::string(id) + " in the embedded database");
+    return *spec;
+}
+
+inline KernelChoice kernel(std::string_view family, std::string_view variant) {
+    auto choice = resolveKernel(builtinKernels(), family, variant);
+    if (!choice) throw std::logic_error(choice.error());
+    return *choice;
+}
+
+inline Shape shape(const KernelChoice& k, std::string_view text) {
+    auto parsed = parseShape(text, k.family->parameters());
+    if (!parsed) throw std::logic_error(parsed.error());
+    return *parsed;
+}
+
+// What `tilescope-cli plan` computes: Full detail and the fix, devices from the embedded database.
+inline LaunchPlan plan(std::string_view family, std::string_view variant, std::string_view shapeText,
+                       std::string_view deviceId) {
+    const KernelChoice k = kernel(family, variant);
+    return planWithFix(k, shape(k, shapeText), device(deviceId), &DeviceDatabase::embedded());
+}
+
+inline LaunchPlan planOn(std::string_view family, std::string_view variant, std::string_view shapeText,
+                         const DeviceSpec& spec) {
+    const KernelChoice k = kernel(family, variant);
+    return planWithFix(k, shape(k, shapeText), spec, nullptr);
+}
+
+inline std::string limitName(const LaunchPlan& p) { return p.limit ? std::string(p.limit->name) : std::string(); }
+
+}  // namespace tilescope::test
