@@ -18,7 +18,8 @@ struct DeviceKernelList {
 
 DeviceKernelList awqGemvDeviceKernels();
 DeviceKernelList awqGemmDeviceKernels();
-DeviceKernelList attentionDeviceKernels();
+DeviceKernelList attentionDeviceKernels();      // fp16
+DeviceKernelList attentionBf16DeviceKernels();  // bf16: <symbol>_bf16
 DeviceKernelList gemmBucketDeviceKernels();
 
 // bf16 instantiations of the attention kernels carry this suffix after the planner's symbol.

@@ -60,7 +60,8 @@ Timing timingOf(std::vector<double> us) {
 }  // namespace
 
 const void* findDeviceKernel(std::string_view symbol) {
-    for (DeviceKernelList list : {awqGemvDeviceKernels(), awqGemmDeviceKernels(), attentionDeviceKernels(), gemmBucketDeviceKernels()})
+    for (DeviceKernelList list : {awqGemvDeviceKernels(), awqGemmDeviceKernels(), attentionDeviceKernels(), attentionBf16DeviceKernels(),
+                                 gemmBucketDeviceKernels()})
         for (std::size_t i = 0; i < list.count; ++i)
             if (symbol == list.entries[i].symbol) return list.entries[i].function;
     return nullptr;
