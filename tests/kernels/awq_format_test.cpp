@@ -67,6 +67,20 @@ TEST(AwqFormat, FastLocationAndInverseAgreeOnEveryWeight) {
     EXPECT_EQ(fastLocation(4, 0, k).element, k);
 }
 
+// The gemv_fast kernel gives each of a row group's 128 threads 8 consecutive int16 per step
+// (stride 1,024) and assumes they all hold weights of row (thread % 8) / 2 of one 64-wide k block.
+TEST(AwqFormat, GemvFastThreadReadsOneRowPerLoad) {
+    const long long k = 4096;
+    for (int thread = 0; thread < 128; ++thread)
+        for (long long pos = thread * 8; pos < k; pos += 128 * 8)
+            for (int e = 0; e < 8; ++e)
+                for (int s = 0; s < kFastInterleave; ++s) {
+                    const FastWeight w = fastWeightAt(pos + e, s);
+                    ASSERT_EQ(w.row, (thread % 8) / 2) << thread << " " << pos;
+                    ASSERT_EQ(w.k / kFastKStride, pos / kFastKStride) << "one k block, hence one group of 128";
+                }
+}
+
 TEST(Float16, HalfRoundTripsEveryFiniteValue) {
     for (unsigned bits = 0; bits < 0x10000u; ++bits) {
         const auto h = static_cast<std::uint16_t>(bits);
