@@ -111,6 +111,12 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
         j["runtime_api"] = api;
         j["dropped_records"] = r.droppedRecords;
     }
+    auto optional = [](const auto& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
+    j["function_attributes"] = {{"registers", optional(r.functionRegisters)},
+                                {"static_smem", optional(r.functionStaticSmem)},
+                                {"local_bytes", optional(r.functionLocalBytes)},
+                                {"registers_match_table", r.functionRegisters && r.functionRegisters == r.plan.registers},
+                                {"static_smem_matches_plan", r.functionStaticSmem && *r.functionStaticSmem == r.plan.staticSmem}};
     j["fatal"] = r.fatal;
     return j;
 }
@@ -132,8 +138,9 @@ void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& 
         rows.push_back({"block", formatDim(p.block), rec ? formatDim(rec->block) : "-"});
         rows.push_back({"static smem", withThousands(p.staticSmem) + " B", rec && rec->staticSmem ? withThousands(*rec->staticSmem) + " B" : "-"});
         rows.push_back({"dynamic smem", withThousands(p.dynamicSmem) + " B", rec && rec->dynamicSmem ? withThousands(*rec->dynamicSmem) + " B" : "-"});
-        rows.push_back({"registers", p.registers ? std::to_string(*p.registers) : "unknown",
-                        rec && rec->registersPerThread ? std::to_string(*rec->registersPerThread) : "-"});
+        rows.push_back({"registers", p.registers ? std::to_string(*p.registers) + " (ptxas table)" : "unknown",
+                        (rec && rec->registersPerThread ? std::to_string(*rec->registersPerThread) : "-") +
+                            (r.functionRegisters ? "; cudaFuncGetAttributes " + std::to_string(*r.functionRegisters) : "")});
         rows.push_back({"local memory", "", rec && rec->localMemoryPerThread ? std::to_string(*rec->localMemoryPerThread) + " B/thread" : "-"});
     }
     if (r.outcome && r.outcome->check) {

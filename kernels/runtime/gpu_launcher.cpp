@@ -82,6 +82,13 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
         result.refusal = "no device function " + result.symbol + " in this build";
         return result;
     }
+    if (cudaFuncAttributes attributes{}; cudaFuncGetAttributes(&attributes, function) == cudaSuccess) {
+        result.functionRegisters = attributes.numRegs;
+        result.functionStaticSmem = static_cast<std::int64_t>(attributes.sharedSizeBytes);
+        result.functionLocalBytes = static_cast<std::int64_t>(attributes.localSizeBytes);
+    } else {
+        cudaGetLastError();
+    }
     auto inputs = prepareInputs(kernel, plan, options.bf16, options.seed, options.check);
     if (!inputs) {
         result.refusal = inputs.error();

@@ -35,6 +35,11 @@ struct RunResult {
     std::string symbol;      // device function launched
     std::string checkedRows;
     bool fatal = false;      // sticky CUDA error or hang: the process must end, the context is unusable
+    // cudaFuncGetAttributes of the launched function: the loaded SASS's figures, to compare with
+    // the ptxas table the planner read. nullopt when the query failed.
+    std::optional<int> functionRegisters;
+    std::optional<std::int64_t> functionStaticSmem;
+    std::optional<std::int64_t> functionLocalBytes;
     std::uint64_t droppedRecords = 0;
 };
 

@@ -29,6 +29,11 @@ def main(runs_path, roofline_path):
                 c = run.get("check")
                 if c and not c.get("passed"):
                     problems.append(f"output error {c.get('max_relative_error'):.3g} > {c.get('bound')}")
+        fa = run.get("function_attributes") or {}
+        if run.get("symbol") and fa.get("registers") is not None and not fa.get("registers_match_table"):
+            problems.append(f"cudaFuncGetAttributes registers {fa.get('registers')} != ptxas table {plan.get('launch', {}).get('registers')}")
+        if run.get("symbol") and fa.get("static_smem") is not None and not fa.get("static_smem_matches_plan"):
+            problems.append("cudaFuncGetAttributes static smem differs from the plan")
         t = run.get("timing_us", {}).get("median")
         bytes_moved, flops = plan.get("bytes_moved"), plan.get("flops")
         # Bytes over the measured copy bandwidth; FLOPs over cuBLAS (fp16 for AWQ/attention fp16, bf16 otherwise).
