@@ -50,7 +50,7 @@ def main(runs_path, roofline_path):
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for r in rows:
-        print("| " + " | ".join(str(x) for x in r) + " |")
+        print("| " + " | ".join(str(x).strip().replace("\n", " ").replace("|", "/") for x in r) + " |")
     print(f"\n{len(rows) - failed} of {len(rows)} runs passed every check")
     return 1 if failed else 0
 
