@@ -2,6 +2,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
+
+#include "core/kernel_family.h"
+#include "core/sweep.h"
 
 namespace tilescope::cli {
 
@@ -16,5 +20,9 @@ void addDevicesCommand(CLI::App& app, int& exitCode);
 void addKernelsCommand(CLI::App& app, int& exitCode);
 void addPlanCommand(CLI::App& app, int& exitCode);
 void addSweepCommand(CLI::App& app, int& exitCode);
+void addRunCommand(CLI::App& app, int& exitCode);
+// `sweep --run`: every cell on the local GPU, one JSON line per finished cell (commands_run.cpp).
+int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
+                  int repeat, bool check);
 
 }  // namespace tilescope::cli

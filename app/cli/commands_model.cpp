@@ -255,6 +255,8 @@ struct SweepCommandOptions {
     std::string x, y, out;
     bool json = false, csv = false;
     int threads = 1;
+    bool run = false;  // --run: every cell on the local GPU (commands_run.cpp)
+    int repeat = 5;
 };
 
 int runSweep(const SweepCommandOptions& o) {
@@ -266,6 +268,7 @@ int runSweep(const SweepCommandOptions& o) {
         y = orUsageError(parseSweepAxis(o.y, parameters));
         if (y->parameter == x.parameter) throw UsageError{"--x and --y sweep the same parameter"};
     }
+    if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true);
     BoundaryMap map(r.kernel, r.device, r.shape, std::move(x), std::move(y));
     SweepOptions sweepOptions;
     sweepOptions.threads = o.threads;
@@ -336,6 +339,8 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     command->add_flag("--csv", o->csv, "the map as CSV, one row per cell")->excludes(json);
     command->add_option("-o,--out", o->out, "write the JSON/CSV to FILE");
     command->add_option("-j,--threads", o->threads, "worker threads (0: all cores)")->check(CLI::Range(0, 1024));
+    command->add_flag("--run", o->run, "run every cell on the local GPU (plans on the live device); one JSON line per finished cell");
+    command->add_option("--repeat", o->repeat, "with --run: timed repeats per cell")->check(CLI::Range(0, 100000));
     command->callback([=, &exitCode] { exitCode = runSweep(*o); });
 }
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     addKernelsCommand(app, exitCode);
     addPlanCommand(app, exitCode);
     addSweepCommand(app, exitCode);
+    addRunCommand(app, exitCode);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,280 @@
+// GPU subcommands: `run` (one shape on the live GPU, traced with CUPTI) and the cells of
+// `sweep --run`. Exit 0 ok, 1 the kernel failed (CUDA error, planner refusal, wrong output),
+// 2 usage, 3 no GPU. A sticky CUDA error or a hung kernel ends the process with a message.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "core/fix_finder.h"
+#include "core/json_io.h"
+#include "core/sweep.h"
+#include "kernels/builtin_kernels.h"
+#include "kernels/runtime/device_query.h"
+#include "kernels/runtime/gpu_launcher.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+struct RunCommandOptions {
+    std::string kernel, variant, shape, dtype = "fp16", trace;
+    int gpu = 0;
+    int repeat = 20;
+    bool check = true;
+    bool json = false;
+};
+
+template <typename T>
+T orUsage(Result<T> result) {
+    if (!result) throw UsageError{result.error()};
+    return std::move(result).value();
+}
+
+ordered_json outcomeToJson(const CudaOutcome& o) { return {{"name", o.errorName}, {"text", o.errorText}, {"code", o.code}}; }
+
+ordered_json recordToJson(const KernelRecord& r) {
+    ordered_json j{{"name", r.name},
+                   {"start_ns", r.startNs},
+                   {"end_ns", r.endNs},
+                   {"device", r.device},
+                   {"stream", r.stream},
+                   {"correlation_id", r.correlationId},
+                   {"grid", {r.grid.x, r.grid.y, r.grid.z}},
+                   {"block", {r.block.x, r.block.y, r.block.z}}};
+    j["external_id"] = r.externalId ? ordered_json(*r.externalId) : ordered_json(nullptr);
+    j["registers"] = r.registersPerThread ? ordered_json(*r.registersPerThread) : ordered_json(nullptr);
+    j["static_smem"] = r.staticSmem ? ordered_json(*r.staticSmem) : ordered_json(nullptr);
+    j["dynamic_smem"] = r.dynamicSmem ? ordered_json(*r.dynamicSmem) : ordered_json(nullptr);
+    j["local_memory_per_thread"] = r.localMemoryPerThread ? ordered_json(*r.localMemoryPerThread) : ordered_json(nullptr);
+    j["shmem_limit_config"] = r.shmemLimitConfig ? ordered_json(*r.shmemLimitConfig) : ordered_json(nullptr);
+    return j;
+}
+
+// Plan against what CUPTI saw for the first launch: the figures the GPU check compares.
+struct Comparison {
+    bool grid = false, block = false, smem = false, registers = false;
+    bool all() const { return grid && block && smem && registers; }
+};
+std::optional<Comparison> compareWithRecord(const LaunchPlan& plan, const GpuOutcome& outcome) {
+    if (outcome.records.empty()) return std::nullopt;
+    const KernelRecord& r = outcome.records.front();
+    Comparison c;
+    c.grid = r.grid == plan.grid;
+    c.block = r.block == plan.block;
+    c.smem = r.staticSmem == plan.staticSmem && r.dynamicSmem == plan.dynamicSmem;
+    c.registers = plan.registers && r.registersPerThread == plan.registers;
+    return c;
+}
+
+// The CUDA error the plan predicted against the one raised (launch, or the opt-in attribute).
+bool predictionHeld(const LaunchPlan& plan, const GpuOutcome& outcome) {
+    if (plan.ok()) return outcome.launch.ok();
+    return plan.cudaError && outcome.launch.code == plan.cudaError->code;
+}
+
+double roofline(const LaunchPlan& plan, const DeviceSpec& device) {  // µs at full memory bandwidth
+    return device.memoryBandwidthGBps ? plan.bytesMoved / (*device.memoryBandwidthGBps * 1e3) : 0.0;
+}
+
+ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device) {
+    ordered_json j{{"kernel", kernel.family->name()}, {"variant", kernel.variantName()}, {"device", device.name},
+                   {"shape", shapeToJson(r.plan.shape, kernel.family->parameters())}};
+    j["plan"] = planToJson(r.plan, kernel.family->parameters());
+    j["launched"] = r.launched;
+    j["refusal"] = r.refusal;
+    j["symbol"] = r.symbol;
+    j["predicted_error"] = r.plan.cudaError ? ordered_json{{"name", r.plan.cudaError->name}, {"code", r.plan.cudaError->code}}
+                                            : ordered_json(nullptr);
+    if (r.outcome) {
+        const GpuOutcome& o = *r.outcome;
+        j["launch"] = outcomeToJson(o.launch);
+        j["synchronize"] = outcomeToJson(o.synchronize);
+        j["prediction_held"] = predictionHeld(r.plan, o);
+        ordered_json records = ordered_json::array();
+        for (const auto& rec : o.records) records.push_back(recordToJson(rec));
+        j["records"] = records;
+        if (auto c = compareWithRecord(r.plan, o))
+            j["plan_matches_record"] = {{"grid", c->grid}, {"block", c->block}, {"smem", c->smem}, {"registers", c->registers}};
+        j["check"] = o.check ? ordered_json{{"max_relative_error", o.check->maxRelativeError}, {"bound", o.check->bound},
+                                            {"passed", o.check->passed}, {"rows", r.checkedRows}}
+                             : ordered_json(nullptr);
+        if (o.timing) {
+            j["timing_us"] = {{"repeats", o.timing->repeats}, {"min", o.timing->minUs}, {"median", o.timing->medianUs}, {"mean", o.timing->meanUs}};
+            j["roofline_us"] = roofline(r.plan, device);
+        }
+        ordered_json api = ordered_json::array();
+        for (const auto& a : r.apiRecords) api.push_back({{"name", a.name}, {"return", a.returnValue}, {"correlation_id", a.correlationId}});
+        j["runtime_api"] = api;
+        j["dropped_records"] = r.droppedRecords;
+    }
+    auto optional = [](const auto& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
+    j["function_attributes"] = {{"registers", optional(r.functionRegisters)},
+                                {"static_smem", optional(r.functionStaticSmem)},
+                                {"local_bytes", optional(r.functionLocalBytes)},
+                                {"registers_match_table", r.functionRegisters && r.functionRegisters == r.plan.registers},
+                                {"static_smem_matches_plan", r.functionStaticSmem && *r.functionStaticSmem == r.plan.staticSmem}};
+    j["fatal"] = r.fatal;
+    return j;
+}
+
+void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device) {
+    const LaunchPlan& p = r.plan;
+    std::vector<std::vector<std::string>> rows{{"", "plan", "GPU (CUPTI)"}};
+    rows.push_back({"kernel", std::string(kernel.family->name()) + " / " + std::string(kernel.variantName()), r.symbol});
+    rows.push_back({"device", device.name + " (" + device.archName() + ")", ""});
+    rows.push_back({"shape", formatShape(p.shape, kernel.family->parameters()), ""});
+    const KernelRecord* rec = r.outcome && !r.outcome->records.empty() ? &r.outcome->records.front() : nullptr;
+    rows.push_back({"verdict", std::string(verdictName(p.verdict)), r.launched ? "" : "not launched: " + r.refusal});
+    rows.push_back({"cuda error", p.cudaError ? std::string(p.cudaError->name) + " (" + std::to_string(p.cudaError->code) + ")" : "cudaSuccess",
+                    r.outcome ? r.outcome->launch.errorName + " (" + std::to_string(r.outcome->launch.code) + "): " + r.outcome->launch.errorText : ""});
+    if (r.outcome && !r.outcome->synchronize.ok())
+        rows.push_back({"synchronize", "", r.outcome->synchronize.errorName + ": " + r.outcome->synchronize.errorText});
+    if (r.launched || rec) {
+        rows.push_back({"grid", formatDim(p.grid), rec ? formatDim(rec->grid) : "-"});
+        rows.push_back({"block", formatDim(p.block), rec ? formatDim(rec->block) : "-"});
+        rows.push_back({"static smem", withThousands(p.staticSmem) + " B", rec && rec->staticSmem ? withThousands(*rec->staticSmem) + " B" : "-"});
+        rows.push_back({"dynamic smem", withThousands(p.dynamicSmem) + " B", rec && rec->dynamicSmem ? withThousands(*rec->dynamicSmem) + " B" : "-"});
+        rows.push_back({"registers", p.registers ? std::to_string(*p.registers) + " (ptxas table)" : "unknown",
+                        (rec && rec->registersPerThread ? std::to_string(*rec->registersPerThread) : "-") +
+                            (r.functionRegisters ? "; cudaFuncGetAttributes " + std::to_string(*r.functionRegisters) : "")});
+        rows.push_back({"local memory", "", rec && rec->localMemoryPerThread ? std::to_string(*rec->localMemoryPerThread) + " B/thread" : "-"});
+    }
+    if (r.outcome && r.outcome->check) {
+        char text[160];
+        std::snprintf(text, sizeof text, "%s: max relative error %.3g (bound %.3g), %s", r.outcome->check->passed ? "passed" : "FAILED",
+                      r.outcome->check->maxRelativeError, r.outcome->check->bound, r.checkedRows.c_str());
+        rows.push_back({"check", "", text});
+    }
+    if (r.outcome && r.outcome->timing) {
+        char text[160];
+        const double bound = roofline(p, device);
+        std::snprintf(text, sizeof text, "median %.2f us, min %.2f us over %d; memory roofline %.2f us", r.outcome->timing->medianUs,
+                      r.outcome->timing->minUs, r.outcome->timing->repeats, bound);
+        rows.push_back({"time", "", text});
+    }
+    printTable(std::cout, rows);
+    if (r.outcome && r.outcome->records.empty() && r.launched && r.outcome->launch.ok())
+        std::cout << "note: CUPTI delivered no kernel record for this launch\n";
+    if (r.droppedRecords > 0) std::cout << "warning: CUPTI dropped " << r.droppedRecords << " records\n";
+}
+
+bool runPassed(const RunResult& r) {
+    return r.launched && r.outcome && r.outcome->launch.ok() && r.outcome->synchronize.ok() &&
+           (!r.outcome->check || r.outcome->check->passed);
+}
+
+// Ends the process when the context is unusable: CUDA teardown after a sticky error can hang.
+void exitIfFatal(const RunResult& r) {
+    if (!r.fatal) return;
+    std::cout.flush();
+    std::cerr << "tilescope-cli: the GPU context is unusable after this run ("
+              << (r.outcome ? r.outcome->synchronize.errorName + ": " + r.outcome->synchronize.errorText : std::string("unknown"))
+              << "); exiting\n";
+    std::cerr.flush();
+    std::_Exit(kExitFails);
+}
+
+struct Gpu {
+    DeviceSpec device;
+    std::unique_ptr<CuptiTracer> tracer;
+};
+
+// Exit 3 with one line when there is no usable GPU.
+std::optional<Gpu> openGpu(int ordinal) {
+    const GpuAvailability gpu = probeGpu();
+    if (!gpu.available) {
+        std::cerr << "no CUDA device: " << gpu.reason << '\n';
+        return std::nullopt;
+    }
+    auto device = liveDeviceSpec(ordinal, DeviceDatabase::embedded());
+    if (!device) {
+        std::cerr << "no CUDA device: " << device.error() << '\n';
+        return std::nullopt;
+    }
+    if (auto used = useDevice(ordinal); !used) {
+        std::cerr << "no CUDA device: " << used.error() << '\n';
+        return std::nullopt;
+    }
+    Gpu g{*device, nullptr};
+    if (auto tracer = CuptiTracer::start()) g.tracer = std::move(*tracer);
+    else std::cerr << "warning: CUPTI tracing unavailable (" << tracer.error() << "); running without kernel records\n";
+    return g;
+}
+
+int runCommand(const RunCommandOptions& o) {
+    if (!o.trace.empty())
+        throw UsageError{"--trace is not available yet in this build: the trace format (core/trace) is not part of it; "
+                         "use --json for a machine-readable run"};
+    const KernelChoice kernel = orUsage(resolveKernel(builtinKernels(), o.kernel, o.variant));
+    const Shape shape = orUsage(parseShape(o.shape, kernel.family->parameters()));
+    if (o.dtype != "fp16" && o.dtype != "bf16") throw UsageError{"--dtype must be fp16 or bf16"};
+    if (o.dtype == "bf16" && kernel.family->name() != "attention")
+        throw UsageError{"--dtype bf16 applies to attention only (awq kernels are fp16, gemm_bucket is bf16)"};
+    auto gpu = openGpu(o.gpu);
+    if (!gpu) return kExitNoGpu;
+    const LaunchPlan plan = planWithFix(kernel, shape, gpu->device, &DeviceDatabase::embedded());
+    RunOptions options;
+    options.repeats = o.repeat;
+    options.check = o.check;
+    options.bf16 = o.dtype == "bf16";
+    options.tracer = gpu->tracer.get();
+    const RunResult result = runOnGpu(kernel, plan, options);
+    if (o.json)
+        std::cout << runToJson(result, kernel, gpu->device).dump(2) << '\n';
+    else
+        printRun(result, kernel, gpu->device);
+    exitIfFatal(result);
+    return runPassed(result) ? kExitOk : kExitFails;
+}
+
+}  // namespace
+
+int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y, int repeat,
+                  bool check) {
+    auto gpu = openGpu(0);
+    if (!gpu) return kExitNoGpu;
+    const std::size_t height = y ? y->values.size() : 1;
+    std::uint64_t launchId = 0;
+    bool allPassed = true;
+    for (std::size_t iy = 0; iy < height; ++iy)
+        for (std::size_t ix = 0; ix < x.values.size(); ++ix) {
+            Shape shape = base;
+            shape[x.parameter] = x.values[ix];
+            if (y) shape[y->parameter] = y->values[iy];
+            const LaunchPlan plan = planWithFix(kernel, shape, gpu->device, &DeviceDatabase::embedded());
+            RunOptions options;
+            options.repeats = repeat;
+            options.check = check;
+            options.tracer = gpu->tracer.get();
+            options.launchId = ++launchId;
+            const RunResult result = runOnGpu(kernel, plan, options);
+            ordered_json line = runToJson(result, kernel, gpu->device);
+            line["cell"] = {{"x", ix}, {"y", iy}, {"total", x.values.size() * height}};
+            std::cout << line.dump() << std::endl;  // one line per finished cell: the GUI's progress
+            exitIfFatal(result);
+            allPassed = allPassed && runPassed(result);
+        }
+    return allPassed ? kExitOk : kExitFails;
+}
+
+void addRunCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("run", "Run one kernel call on the local GPU, traced with CUPTI: the plan next to what the GPU did.\n"
+                                              "Exit 0 ok, 1 the kernel failed (CUDA error, planner refusal, wrong output), 3 no GPU.");
+    auto o = std::make_shared<RunCommandOptions>();
+    command->add_option("-k,--kernel", o->kernel, "kernel family (see 'tilescope-cli kernels')")->required();
+    command->add_option("-v,--variant", o->variant, "variant of the family (default: its first)");
+    command->add_option("-s,--shape", o->shape, "parameters as NAME=VALUE,... (others keep their defaults)");
+    command->add_option("--gpu", o->gpu, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+    command->add_option("--repeat", o->repeat, "timed repeats after the checked launch")->check(CLI::Range(0, 100000));
+    command->add_flag("--check,!--no-check", o->check, "compare the output with the CPU reference (default on)");
+    command->add_option("--dtype", o->dtype, "attention: fp16 (default) or bf16");
+    command->add_option("--trace", o->trace, "save the run as a trace FILE (not available in this build yet)");
+    command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing");
+    command->callback([o, &exitCode] { exitCode = runCommand(*o); });
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,80 @@
+// AWQ 4-bit weight layouts as index maths shared by the packers (CPU) and the kernels (GPU).
+// Three packings: GEMV (AutoAWQ awq/modules/linear/gemv.py), gemv_fast (AutoAWQ
+// awq/modules/linear/gemv_fast.py, pack_intweight) and GEMM (AutoAWQ / vLLM awq gemm).
+#pragma once
+
+#include "kernels/common/host_device.h"
+
+namespace tilescope::awq {
+
+inline constexpr int kNibblesPerWord = 8;  // int32 words hold 8 4-bit weights
+inline constexpr int kNibbleBits = 4;
+inline constexpr int kNibbleMask = 0xf;
+
+TILESCOPE_HD int nibbleAt(unsigned word, int nibble) { return static_cast<int>((word >> (kNibbleBits * nibble)) & kNibbleMask); }
+
+// Dequantisation of every AWQ format: w = (q - z) * s.
+TILESCOPE_HD float dequantize(int q, int z, float s) { return static_cast<float>(q - z) * s; }
+
+// ---- GEMM packing: nibble i of word c holds column c*8 + ORDER[i], ORDER = [0,2,4,6,1,3,5,7] ----
+TILESCOPE_HD int gemmColumnOfNibble(int nibble) { return (nibble % 4) * 2 + nibble / 4; }
+// The inverse (upstream's unpack order [0,4,1,5,2,6,3,7]).
+TILESCOPE_HD int gemmNibbleOfColumn(int column) { return column / 2 + (column % 2) * 4; }
+
+// ---- GEMV packing: natural order along K (and along groups for qzeros) ----
+// qzeros columns per output row: ceil(ceil(K/G)/8) padded to a multiple of 1 (G>=128), 2 (G=64), 4 (G=32).
+TILESCOPE_HD long long gemvZerosWidth(long long k, long long groupSize) {
+    const long long groups = (k + groupSize - 1) / groupSize;
+    const long long words = (groups + kNibblesPerWord - 1) / kNibblesPerWord;
+    const long long pad = groupSize >= 128 ? 1 : (groupSize == 64 ? 2 : 4);
+    return (words + pad - 1) / pad * pad;
+}
+
+// ---- gemv_fast packing: int16 [N/4, K]; 4 output rows interleaved with k-stride 64 ----
+inline constexpr int kFastInterleave = 4;
+inline constexpr int kFastKStride = 64;
+inline constexpr int kFastChunk = 32;  // the two reorderings act inside 32-weight chunks
+
+// Inside a 32-chunk, packed position pp = i*8 + c*4 + b holds original offset b*8 + i*2 + c
+// (first [4,4,2] -> transpose(1,0,2), then each 8 reordered [0,2,4,6,1,3,5,7]).
+TILESCOPE_HD int fastOriginalOffset(int packed) {
+    const int i = packed / 8, c = (packed % 8) / 4, b = packed % 4;
+    return b * 8 + i * 2 + c;
+}
+TILESCOPE_HD int fastPackedOffset(int original) {
+    const int b = original / 8, i = (original % 8) / 2, c = original % 2;
+    return i * 8 + c * 4 + b;
+}
+
+struct FastLocation {
+    long long element;  // int16 index into [N/4, K]
+    int nibble;         // 0..3
+};
+
+// Where weight (n, k) lives in the gemv_fast layout.
+TILESCOPE_HD FastLocation fastLocation(long long n, long long k, long long kTotal) {
+    const long long rowGroup = n / kFastInterleave;
+    const int row = static_cast<int>(n % kFastInterleave);
+    const long long block = k / kFastKStride;
+    const int within = static_cast<int>(k % kFastKStride);
+    const int permuted = (within / kFastChunk) * kFastChunk + fastPackedOffset(within % kFastChunk);
+    const int flat = row * kFastKStride + permuted;  // the 4 x 64 block, read back as 64 x 4
+    return {rowGroup * kTotal + block * kFastKStride + flat / kFastInterleave, flat % kFastInterleave};
+}
+
+struct FastWeight {
+    int row;         // 0..3 inside the row group
+    long long k;     // original k
+};
+
+// The inverse: which weight nibble `nibble` of int16 `position` (0..K-1 inside a row group) holds.
+TILESCOPE_HD FastWeight fastWeightAt(long long position, int nibble) {
+    const long long block = position / kFastKStride;
+    const int flat = static_cast<int>(position % kFastKStride) * kFastInterleave + nibble;
+    const int row = flat / kFastKStride;
+    const int permuted = flat % kFastKStride;
+    const int original = (permuted / kFastChunk) * kFastChunk + fastOriginalOffset(permuted % kFastChunk);
+    return {row, block * kFastKStride + original};
+}
+
+}  // namespace tilescope::awq

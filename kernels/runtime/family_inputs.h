@@ -1,0 +1,28 @@
+// Inputs of one real launch: random data for the family's buffers (device and, for the check,
+// host), the kernel's parameter block, and the comparison of its output with the CPU reference.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/kernel_family.h"
+#include "core/kernel_record.h"
+#include "core/result.h"
+
+namespace tilescope {
+
+class LaunchInputs {
+public:
+    virtual ~LaunchInputs() = default;
+    virtual void* parameterBlock() = 0;  // args[0] of cudaLaunchKernelExC: the kernels take one struct
+    // Downloads the output and compares a sample of its rows (all when affordable) with the reference.
+    virtual Result<ReferenceCheck> check() = 0;
+    virtual std::string checkedRows() const = 0;  // "all 4096 rows", "rows 0..31 of 32768"
+};
+
+// Fails (before any cudaMalloc that would not fit) with a message naming the bytes needed.
+Result<std::unique_ptr<LaunchInputs>> prepareInputs(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16,
+                                                    std::uint64_t seed, bool withReference);
+
+}  // namespace tilescope

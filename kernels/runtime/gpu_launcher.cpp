@@ -1,0 +1,178 @@
+#include "kernels/runtime/gpu_launcher.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <thread>
+
+#include "kernels/device_kernels.h"
+#include "kernels/runtime/family_inputs.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr auto kPollInterval = std::chrono::microseconds(200);
+
+CudaOutcome outcomeOf(cudaError_t e) {
+    return {cudaGetErrorName(e), cudaGetErrorString(e), static_cast<int>(e)};
+}
+
+unsigned clampDim(std::int64_t v) { return static_cast<unsigned>(std::clamp<std::int64_t>(v, 0, UINT_MAX)); }
+
+// Launch-configuration errors leave the context usable; anything raised while the kernel ran
+// (illegal address, trap, ...) is sticky.
+bool isConfigurationError(cudaError_t e) {
+    return e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue || e == cudaErrorLaunchOutOfResources ||
+           e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice || e == cudaErrorMemoryAllocation;
+}
+
+// Waits for `done` with a deadline instead of blocking forever in cudaEventSynchronize.
+cudaError_t waitFor(cudaEvent_t done, double timeoutSeconds, bool& timedOut) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);
+    timedOut = false;
+    while (true) {
+        const cudaError_t e = cudaEventQuery(done);
+        if (e != cudaErrorNotReady) return e;
+        if (std::chrono::steady_clock::now() > deadline) {
+            timedOut = true;
+            return cudaErrorLaunchTimeout;
+        }
+        std::this_thread::sleep_for(kPollInterval);
+    }
+}
+
+Timing timingOf(std::vector<double> us) {
+    Timing t;
+    t.repeats = static_cast<int>(us.size());
+    if (us.empty()) return t;
+    std::sort(us.begin(), us.end());
+    t.minUs = us.front();
+    t.medianUs = us[us.size() / 2];
+    double sum = 0;
+    for (double v : us) sum += v;
+    t.meanUs = sum / static_cast<double>(us.size());
+    return t;
+}
+
+}  // namespace
+
+const void* findDeviceKernel(std::string_view symbol) {
+    for (DeviceKernelList list : {awqGemvDeviceKernels(), awqGemmDeviceKernels(), attentionDeviceKernels(), attentionBf16DeviceKernels(),
+                                 gemmBucketDeviceKernels()})
+        for (std::size_t i = 0; i < list.count; ++i)
+            if (symbol == list.entries[i].symbol) return list.entries[i].function;
+    return nullptr;
+}
+
+RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const RunOptions& options) {
+    RunResult result;
+    result.plan = plan;
+    // Shape checks are refusals of the real stack: it raises before any launch.
+    if (plan.verdict == Verdict::UnsupportedDevice || plan.verdict == Verdict::UnsupportedShape ||
+        plan.verdict == Verdict::BucketOverflow || plan.verdict == Verdict::NoTileFits) {
+        result.refusal = std::string(verdictName(plan.verdict)) + ": " + plan.message;
+        return result;
+    }
+    result.symbol = std::string(plan.kernelSymbol) + (options.bf16 && kernel.family->name() == "attention" ? kBf16SymbolSuffix : "");
+    const void* function = findDeviceKernel(result.symbol);
+    if (!function) {
+        result.refusal = "no device function " + result.symbol + " in this build";
+        return result;
+    }
+    if (cudaFuncAttributes attributes{}; cudaFuncGetAttributes(&attributes, function) == cudaSuccess) {
+        result.functionRegisters = attributes.numRegs;
+        result.functionStaticSmem = static_cast<std::int64_t>(attributes.sharedSizeBytes);
+        result.functionLocalBytes = static_cast<std::int64_t>(attributes.localSizeBytes);
+    } else {
+        cudaGetLastError();
+    }
+    auto inputs = prepareInputs(kernel, plan, options.bf16, options.seed, options.check);
+    if (!inputs) {
+        result.refusal = inputs.error();
+        return result;
+    }
+
+    GpuOutcome outcome;
+    cudaDeviceProp prop{};
+    int device = 0;
+    cudaGetDevice(&device);
+    if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) outcome.deviceName = prop.name;
+
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(clampDim(plan.grid.x), clampDim(plan.grid.y), clampDim(plan.grid.z));
+    config.blockDim = dim3(clampDim(plan.block.x), clampDim(plan.block.y), clampDim(plan.block.z));
+    config.dynamicSmemBytes = static_cast<std::size_t>(std::max<std::int64_t>(plan.dynamicSmem, 0));
+    config.stream = nullptr;
+    void* args[] = {(*inputs)->parameterBlock()};
+
+    cudaEvent_t start = nullptr, stop = nullptr;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    if (options.tracer) options.tracer->pushExternalId(options.launchId);
+    cudaError_t launch = cudaSuccess;
+    if (plan.optsIntoLargeSmem)
+        launch = cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(plan.dynamicSmem));
+    if (launch == cudaSuccess) {
+        cudaEventRecord(start, nullptr);
+        launch = cudaLaunchKernelExC(&config, function, args);
+        cudaEventRecord(stop, nullptr);
+    }
+    outcome.launch = outcomeOf(launch);
+    result.launched = true;
+    if (launch != cudaSuccess) {
+        cudaGetLastError();  // configuration errors are not sticky: clear them
+    } else {
+        bool timedOut = false;
+        const cudaError_t done = waitFor(stop, options.timeoutSeconds, timedOut);
+        outcome.synchronize = timedOut ? CudaOutcome{"timeout", "the kernel did not finish within " +
+                                                                     std::to_string(static_cast<int>(options.timeoutSeconds)) + " s",
+                                                     static_cast<int>(cudaErrorLaunchTimeout)}
+                                       : outcomeOf(done == cudaSuccess ? cudaDeviceSynchronize() : done);
+        if (!outcome.synchronize.ok()) {
+            result.fatal = timedOut || !isConfigurationError(done);
+        } else {
+            if (options.check) {
+                auto check = (*inputs)->check();
+                if (check) outcome.check = *check;
+                else outcome.synchronize = {"check failed", check.error(), -1};
+                result.checkedRows = (*inputs)->checkedRows();
+            }
+            std::vector<double> times;
+            for (int i = 0; i < options.repeats; ++i) {
+                cudaEventRecord(start, nullptr);
+                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess) break;
+                cudaEventRecord(stop, nullptr);
+                bool repeatTimedOut = false;
+                if (waitFor(stop, options.timeoutSeconds, repeatTimedOut) != cudaSuccess) {
+                    result.fatal = true;
+                    break;
+                }
+                float ms = 0.f;
+                cudaEventElapsedTime(&ms, start, stop);
+                times.push_back(static_cast<double>(ms) * 1000.0);
+            }
+            if (!times.empty()) outcome.timing = timingOf(std::move(times));
+        }
+    }
+    if (options.tracer) options.tracer->popExternalId();
+    if (!result.fatal) {
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+    }
+    if (options.tracer && !result.fatal) {
+        cudaDeviceSynchronize();
+        (void)options.tracer->flush();
+        for (auto& r : options.tracer->takeKernelRecords())
+            if (r.externalId && *r.externalId == static_cast<std::int64_t>(options.launchId)) outcome.records.push_back(std::move(r));
+        for (auto& r : options.tracer->takeRuntimeRecords())
+            if (r.externalId && *r.externalId == static_cast<std::int64_t>(options.launchId)) result.apiRecords.push_back(std::move(r));
+        result.droppedRecords = options.tracer->droppedRecords();
+    }
+    result.outcome = std::move(outcome);
+    return result;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,20 @@
+# Runs `tilescope-cli run` and checks the contract: exit 3 with exactly one line
+# "no CUDA device: <reason>" on stderr when there is no GPU; exit 0 when there is one.
+execute_process(COMMAND ${CLI} run -k awq_gemv -s M=1,N=256,K=256 --repeat 1
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(STATUS "a GPU is present: run succeeded")
+  return()
+endif()
+if(NOT rc EQUAL 3)
+  message(FATAL_ERROR "expected exit 3 (no GPU), got '${rc}'\nstdout: ${out}\nstderr: ${err}")
+endif()
+string(STRIP "${err}" stripped)
+string(FIND "${stripped}" "\n" newline)
+if(NOT newline EQUAL -1 OR NOT stripped MATCHES "^no CUDA device: .+")
+  message(FATAL_ERROR "expected one line 'no CUDA device: <reason>' on stderr, got:\n${err}")
+endif()
+if(NOT out STREQUAL "")
+  message(FATAL_ERROR "expected nothing on stdout, got:\n${out}")
+endif()
+message(STATUS "${stripped}")
