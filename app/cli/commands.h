@@ -16,5 +16,7 @@ void addDevicesCommand(CLI::App& app, int& exitCode);
 void addKernelsCommand(CLI::App& app, int& exitCode);
 void addPlanCommand(CLI::App& app, int& exitCode);
 void addSweepCommand(CLI::App& app, int& exitCode);
+void addDiagnoseCommand(CLI::App& app, int& exitCode);
+void addCheckModelCommand(CLI::App& app, int& exitCode);
 
 }  // namespace tilescope::cli
