@@ -121,6 +121,9 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
                                      std::string_view origin) {
     auto root = parseJson(configText, origin);
     if (!root) return makeError(root.error());
+    if (!root->contains("hidden_size") && !root->contains("text_config") && (root->contains("w_bit") || root->contains("q_group_size")))
+        return makeError(std::string(origin) + " is an AutoAWQ quant_config.json, not a config.json: pass the checkpoint folder "
+                                               "that holds both");
     ModelConfig model;
     model.path = std::string(origin);
     std::vector<std::string> problems;
@@ -177,8 +180,8 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
         f.groupKey = q.has("group_size") ? "group_size" : "q_group_size";
         f.zeroPoint = q.boolean("zero_point");
         f.version = q.text("version");
-        if (!f.method) missing.push_back("quantization_config.quant_method");
-        if (!f.groupSize) missing.push_back("quantization_config.group_size");
+        if (!q.has("quant_method")) missing.push_back("quantization_config.quant_method");
+        if (!q.has("group_size") && !q.has("q_group_size")) missing.push_back("quantization_config.group_size");
         sources.push_back(f);
     }
     if (quantConfigText) {
@@ -195,7 +198,7 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
         f.groupKey = q.has("q_group_size") ? "q_group_size" : "group_size";
         f.zeroPoint = q.boolean("zero_point");
         f.version = q.text("version");
-        if (!f.groupSize) missing.push_back("quant_config.json q_group_size");
+        if (!q.has("q_group_size") && !q.has("group_size")) missing.push_back("quant_config.json q_group_size");
         sources.push_back(f);
     }
     if (sources.empty())
@@ -387,8 +390,8 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
         const std::string where = comboText(r.batch, r.seq);
         if (model.packing != AwqPacking::Gemm) {
             check.summary.push_back("this checkpoint is GEMV-packed (version \"" + model.version + "\"): " + where +
-                                    " fails in every linear layer (" + std::string(verdictName(r.plan.verdict)) + ": " +
-                                    r.plan.message + "); use a GEMM-packed copy (quantization_config.version = \"gemm\")");
+                                    " fails in every linear layer (" + std::string(verdictName(r.plan.verdict)) +
+                                    "); use a GEMM-packed copy (quantization_config.version = \"gemm\")");
         } else {
             check.summary.push_back(where + " fails in every linear layer (" + std::string(verdictName(r.plan.verdict)) + ": " +
                                     r.plan.message + ")");
@@ -402,6 +405,7 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
         const auto& r = l.results[*l.firstFailure];
         std::string line = l.layer.name + " (" + l.layer.family + "/" + l.layer.variant + "): first fails at " +
                            comboText(r.batch, r.seq) + ": " + std::string(verdictName(r.plan.verdict)) + ": " + r.plan.message;
+        if (!line.empty() && line.back() == '.') line.pop_back();
         if (!r.plan.fix.empty()) line += "; fix: " + r.plan.fix;
         if (l.layer.attention || check.summary.empty()) check.summary.push_back(line);
     }

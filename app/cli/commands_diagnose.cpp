@@ -1,4 +1,5 @@
 // From the error to the boundary: `diagnose` reads a log, `check-model` a checkpoint's config.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -146,15 +147,27 @@ void printModelCheck(const ModelCheck& check) {
     printTable(std::cout, rows);
     std::cout << "* fused by vLLM and SGLang; linear layers plan M = batch x seq, attention seqlen_q = seqlen_k = seq\n";
 
-    bool anyFailure = false;
+    // Layers that first fail at the same point with the same message share one entry.
+    std::vector<std::pair<std::vector<std::string>, const ModelCheckResult*>> groups;
     for (const auto& l : check.layers) {
         if (!l.firstFailure) continue;
-        if (!anyFailure) std::cout << "\nfirst failure per layer:\n";
-        anyFailure = true;
         const auto& r = l.results[*l.firstFailure];
-        std::cout << "  " << l.layer.name << ": batch " << r.batch << (oneSeq ? "" : ", seq " + std::to_string(r.seq)) << ": "
-                  << verdictName(r.plan.verdict) << ": " << r.plan.message << '\n';
-        if (!r.plan.fix.empty()) std::cout << "    fix: " << r.plan.fix << '\n';
+        auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+            return g.second->batch == r.batch && g.second->seq == r.seq && g.second->plan.verdict == r.plan.verdict &&
+                   g.second->plan.message == r.plan.message;
+        });
+        if (same == groups.end())
+            groups.push_back({{l.layer.name}, &r});
+        else
+            same->first.push_back(l.layer.name);
+    }
+    if (!groups.empty()) std::cout << "\nfirst failure per layer:\n";
+    for (const auto& [names, r] : groups) {
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        std::cout << "  " << list << ": batch " << r->batch << (oneSeq ? "" : ", seq " + std::to_string(r->seq)) << ": "
+                  << verdictName(r->plan.verdict) << ": " << r->plan.message << '\n';
+        if (!r->plan.fix.empty()) std::cout << "    fix" << (names.size() > 1 ? " (" + names.front() + ")" : "") << ": " << r->plan.fix << '\n';
     }
     std::cout << '\n';
     for (const auto& line : check.summary) std::cout << (check.allPass() ? "PASS: " : "FAIL: ") << line << '\n';
