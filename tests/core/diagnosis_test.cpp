@@ -185,6 +185,30 @@ TEST(DiagnosisLogs, TooManyResourcesComputesBothWaysOut) {
 
 // ---- variations -------------------------------------------------------------------------------
 
+// Every shared log, re-written as another stack would print it, must give the same findings.
+TEST(DiagnosisVariations, EverySharedLogSurvivesPrefixesColoursAndCrlf) {
+    for (const char* name : {"awq_gemm_oc.log", "awq_gemv_batch.log", "awq_legacy_grid.log", "cascade.log", "fa2_headdim.log",
+                             "fa4_sm120.log", "gemm_ar_bucket.log", "gemv_fast_batch.log", "smem_launch_sm89.log",
+                             "too_many_resources.log"}) {
+        const std::string plain = readLog(name);
+        std::string varied;
+        std::istringstream lines(plain);
+        for (std::string line; std::getline(lines, line);) varied += "[rank7]: \x1b[33m" + line + "\x1b[0m\r\n";
+        const Diagnosis a = diagnose(plain);
+        const Diagnosis b = diagnose(varied);
+        ASSERT_EQ(a.findings.size(), b.findings.size()) << name;
+        ASSERT_FALSE(a.findings.empty()) << name;
+        for (std::size_t i = 0; i < a.findings.size(); ++i) {
+            EXPECT_EQ(a.findings[i].signature, b.findings[i].signature) << name;
+            EXPECT_EQ(a.findings[i].line, b.findings[i].line) << name;
+            EXPECT_EQ(a.findings[i].message, b.findings[i].message) << name;
+            EXPECT_EQ(a.findings[i].deviceId, b.findings[i].deviceId) << name;
+            EXPECT_EQ(a.findings[i].shape.size(), b.findings[i].shape.size()) << name;
+            EXPECT_EQ(a.findings[i].consequenceOf, b.findings[i].consequenceOf) << name;
+        }
+    }
+}
+
 TEST(DiagnosisVariations, PrefixesColoursAndCrlf) {
     const auto f = only("\x1b[1;31m[rank0]: ValueError: gemm_ar: M=777 outside [1, 512]\x1b[0m\r\n[rank0]: done\r\n");
     EXPECT_EQ(f.kind, Verdict::BucketOverflow);
