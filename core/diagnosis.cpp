@@ -1,6 +1,7 @@
 #include "core/diagnosis.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <regex>
@@ -278,7 +279,7 @@ using Build = void (*)(FindingBuilder&, const SvMatch&);
 
 struct Signature {
     std::string_view id;
-    std::string_view needle;  // lowercase text that must occur on the line (cheap prefilter)
+    std::array<std::string_view, 3> needles;  // lowercase; one must occur (a cheap prefilter before the regex); "" unused
     const char* pattern;
     Verdict kind;
     bool cudaRuntime;  // reported by the CUDA runtime, asynchronously: later ones are consequences
@@ -736,55 +737,55 @@ const std::vector<Signature>& signatures() {
     using V = Verdict;
     // Specific texts first: one finding per line, the first signature that matches wins.
     static const std::vector<Signature> list{
-        {"attention.tile_capacity", "shared",
+        {"attention.tile_capacity", {"head_dim_v"},
          R"(\(\s*head_dim\s*,\s*head_dim_v\s*\)\s*=\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*exceeds\s+(\w+)\s+shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
          V::NoTileFits, false, buildTileCapacity},
-        {"smem.launch_arch", "launch shared memory",
+        {"smem.launch_arch", {"launch shared memory"},
          R"(launch shared memory exceeds current GPU arch\s+(sm_\w+)\s+allowed\.?(?:\s*Allocated:\s*(\d+)\s*bytes\.?\s*Max:\s*(\d+)\s*bytes\.?)?)",
          V::InvalidLaunch, true, buildSmemOverLimit},
-        {"smem.triton", "shared memory", R"(out of resources?:\s*shared memory,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
+        {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
          V::InvalidLaunch, false, buildSmemOverLimit},
-        {"gemm_bucket.overflow", "gemm_ar", R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
+        {"gemm_bucket.overflow", {"gemm_ar"}, R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
          V::BucketOverflow, false, buildBucketOverflow},
-        {"awq_gemv.batch", "batch size 1", R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",
+        {"awq_gemv.batch", {"only supports batch size 1"}, R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",
          V::UnsupportedShape, false, buildGemvBatch},
-        {"awq_gemv.fast_batch", "unsupported batch size", R"(Unsupported batch size for gemv kernel\.?)", V::UnsupportedShape,
+        {"awq_gemv.fast_batch", {"unsupported batch size"}, R"(Unsupported batch size for gemv kernel\.?)", V::UnsupportedShape,
          false, buildGemvFastBatch},
-        {"awq_gemv.group", "unsupported group size", R"(Unsupported group size for gemv kernel\.?)", V::UnsupportedShape, false,
+        {"awq_gemv.group", {"unsupported group size"}, R"(Unsupported group size for gemv kernel\.?)", V::UnsupportedShape, false,
          buildGemvGroup},
-        {"awq_gemm.cta_n", "cta_n", R"(OC is not multiple of cta_N\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
-        {"awq_gemm.pack_num", "pack_num", R"(OC is not multiple of pack_num\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
-        {"awq_gemm.group_multiple", "group size should", R"(Group size should be a multiple of (\d+))", V::UnsupportedShape, false,
+        {"awq_gemm.cta_n", {"cta_n"}, R"(OC is not multiple of cta_N\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
+        {"awq_gemm.pack_num", {"pack_num"}, R"(OC is not multiple of pack_num\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
+        {"awq_gemm.group_multiple", {"group size should"}, R"(Group size should be a multiple of (\d+))", V::UnsupportedShape, false,
          buildGemmCheck},
-        {"awq_gemm.oc_group", "oc is not multiple of group", R"(OC is not multiple of Group size)", V::UnsupportedShape, false,
+        {"awq_gemm.oc_group", {"oc is not multiple of group"}, R"(OC is not multiple of Group size)", V::UnsupportedShape, false,
          buildGemmCheck},
-        {"awq_gemm.ic_group", "ic is not multiple", R"(IC is not multiple of (?:Group size|32))", V::UnsupportedShape, false,
+        {"awq_gemm.ic_group", {"ic is not multiple"}, R"(IC is not multiple of (?:Group size|32))", V::UnsupportedShape, false,
          buildGemmCheck},
-        {"attention.arch", "ampere", R"(FlashAttention only supports Ampere GPUs or newer\.?)", V::UnsupportedDevice, false,
+        {"attention.arch", {"ampere gpus"}, R"(FlashAttention only supports Ampere GPUs or newer\.?)", V::UnsupportedDevice, false,
          buildAttentionArch},
-        {"attention.head_dim", "head dimension", R"(FlashAttention forward only supports head dimension at most (\d+))",
+        {"attention.head_dim", {"head dimension at most"}, R"(FlashAttention forward only supports head dimension at most (\d+))",
          V::UnsupportedShape, false, buildAttentionHeadDim},
-        {"attention.head_dim_multiple", "head_size", R"((?:query, key, value, and out_ )?must have a head_size that is a multiple of (\d+))",
+        {"attention.head_dim_multiple", {"head_size that is a multiple"}, R"((?:query, key, value, and out_ )?must have a head_size that is a multiple of (\d+))",
          V::UnsupportedShape, false, buildAttentionHeadDim},
-        {"attention.dtype", "bf16 data type", R"(FlashAttention only supports? fp16 and bf16 data type)", V::UnsupportedShape,
+        {"attention.dtype", {"fp16 and bf16"}, R"(FlashAttention only supports? fp16 and bf16 data type)", V::UnsupportedShape,
          false, buildAttentionDtype},
-        {"attention.bf16_arch", "bfloat16 is only supported on ampere", R"(bfloat16 is only supported on Ampere GPUs or newer)",
+        {"attention.bf16_arch", {"bfloat16 is only supported on ampere"}, R"(bfloat16 is only supported on Ampere GPUs or newer)",
          V::UnsupportedDevice, false, buildAttentionDtype},
-        {"attention.same_dtype", "must have the same dtype", R"(query and (?:key|value) must have the same dtype)",
+        {"attention.same_dtype", {"must have the same dtype"}, R"(query and (?:key|value) must have the same dtype)",
          V::UnsupportedShape, false, buildAttentionDtype},
-        {"device.bf16", "bfloat16 is only supported on gpus",
+        {"device.bf16", {"bfloat16 is only supported on gpus"},
          R"(Bfloat16 is only supported on GPUs with compute capability of at least (\d+)\.(\d+))", V::UnsupportedDevice, false,
          buildBf16Device},
-        {"smem.capacity", "capacity", R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
+        {"smem.capacity", {"memory capacity"}, R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
          V::NoTileFits, false, buildLooseCapacity},
-        {"cuda.out_of_resources", "resources", R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
+        {"cuda.out_of_resources", {"too many resources", "launchoutofresources"}, R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
          V::OutOfResources, true, buildOutOfResources},
-        {"cuda.invalid_configuration", "invalid", R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
+        {"cuda.invalid_configuration", {"invalid configuration", "invalidconfiguration"}, R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
          V::InvalidLaunch, true, buildInvalidConfiguration},
-        {"cuda.out_of_memory", "memory",
+        {"cuda.out_of_memory", {"out of memory", "outofmemory", "memoryallocation"},
          R"(CUDA out of memory|(?:CUDA error:\s*)?out of memory|cudaErrorMemoryAllocation|OutOfMemoryError)", V::OutOfMemory, true,
          buildOutOfMemory},
-        {"cuda.invalid_value", "invalid", R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue)", V::InvalidLaunch, true,
+        {"cuda.invalid_value", {"invalid argument", "invalidvalue"}, R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue)", V::InvalidLaunch, true,
          buildInvalidValue},
     };
     return list;
@@ -799,6 +800,11 @@ const std::vector<std::regex>& compiledSignatures() {
     return compiled;
 }
 
+bool hasNeedle(const std::string& lower, const Signature& signature) {
+    return std::any_of(signature.needles.begin(), signature.needles.end(),
+                       [&](std::string_view n) { return !n.empty() && lower.find(n) != std::string::npos; });
+}
+
 std::string lowercase(std::string_view text) {
     std::string out(text);
     for (auto& c : out)
@@ -806,13 +812,13 @@ std::string lowercase(std::string_view text) {
     return out;
 }
 
-// The first signature matching `text`; with `mustCross`, only a match that starts before it and
-// ends after it (a message wrapped onto the next line).
-std::optional<std::pair<std::size_t, SvMatch>> matchSignature(const std::string& text, std::optional<std::size_t> mustCross) {
-    const std::string lower = lowercase(text);
+// The first signature matching `text` (`lower` is its lowercase copy); with `mustCross`, only a
+// match that starts before it and ends after it (a message wrapped onto the next line).
+std::optional<std::pair<std::size_t, SvMatch>> matchSignature(const std::string& text, const std::string& lower,
+                                                              std::optional<std::size_t> mustCross) {
     const auto& list = signatures();
     for (std::size_t i = 0; i < list.size(); ++i) {
-        if (lower.find(list[i].needle) == std::string::npos) continue;
+        if (!hasNeedle(lower, list[i])) continue;
         SvMatch match;
         if (!std::regex_search(text, match, compiledSignatures()[i])) continue;
         if (mustCross) {
@@ -823,6 +829,21 @@ std::optional<std::pair<std::size_t, SvMatch>> matchSignature(const std::string&
         return std::make_pair(i, std::move(match));
     }
     return std::nullopt;
+}
+
+// Whether the line ends with the start of a needle: a message broken there may go on after the
+// next line's log prefix, where the raw pair does not show the whole needle.
+bool endsWithNeedleStart(std::string_view lower) {
+    while (!lower.empty() && lower.back() == ' ') lower.remove_suffix(1);
+    for (const auto& signature : signatures())
+        for (std::string_view needle : signature.needles)
+            for (std::size_t n = 1; n < needle.size() && n <= lower.size(); ++n)
+                if (needle[n - 1] == lower.back() && lower.substr(lower.size() - n) == needle.substr(0, n)) return true;
+    return false;
+}
+
+bool anyNeedle(const std::string& lower) {
+    return std::any_of(signatures().begin(), signatures().end(), [&](const Signature& s) { return hasNeedle(lower, s); });
 }
 
 struct RawFinding {
@@ -880,25 +901,32 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
     };
     for (int i = 0; i < log.lineCount(); ++i) {
         const std::string& current = log.line(i);
-        const std::string next = i + 1 < log.lineCount() ? std::string(log.withoutPrefix(i + 1)) : std::string();
-        auto hit = matchSignature(current, std::nullopt);
+        const std::string& lower = log.lowerLine(i);
+        auto hit = matchSignature(current, lower, std::nullopt);
+        const bool hasNext = i + 1 < log.lineCount();
         const bool reachesEnd = hit && static_cast<std::size_t>(hit->second.position(0) + hit->second.length(0)) == current.size();
-        if (hit && !(reachesEnd && !next.empty())) {
+        if (hit && !(reachesEnd && hasNext)) {
             record(i, current, hit->first, hit->second);
             continue;
         }
         // A message wrapped onto the next line (by a terminal, a logger or a width limit): join
         // without the next line's log prefix, with and without a space at the break. A match that
-        // already ends the line may go on there ("allowed.\nAllocated: 262176 bytes.").
+        // already ends the line may go on there ("allowed.\nAllocated: 262176 bytes."). The
+        // needles decide cheaply whether the pair can hold a signature at all.
         bool joined = false;
-        for (const std::string_view separator : {" ", ""}) {
-            if (next.empty()) break;
-            const std::string both = current + std::string(separator) + next;
-            auto longer = matchSignature(both, current.size() + separator.size() / 2);
-            if (longer && (!hit || (longer->first == hit->first && longer->second.position(0) == hit->second.position(0)))) {
-                record(i, both, longer->first, longer->second);
-                joined = true;
-                break;
+        const bool candidate = hasNext && (anyNeedle(lower + " " + log.lowerLine(i + 1)) || anyNeedle(lower + log.lowerLine(i + 1)) ||
+                                           endsWithNeedleStart(lower));
+        if (candidate) {
+            const std::string next(log.withoutPrefix(i + 1));
+            for (const std::string_view separator : {" ", ""}) {
+                if (next.empty()) break;
+                const std::string both = current + std::string(separator) + next;
+                auto longer = matchSignature(both, lowercase(both), current.size() + separator.size() / 2);
+                if (longer && (!hit || (longer->first == hit->first && longer->second.position(0) == hit->second.position(0)))) {
+                    record(i, both, longer->first, longer->second);
+                    joined = true;
+                    break;
+                }
             }
         }
         if (joined) {

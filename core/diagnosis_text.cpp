@@ -281,14 +281,30 @@ std::optional<ComputeCapability> findArchitecture(std::string_view text) {
 
 std::string archNameOf(ComputeCapability cc) { return "sm_" + std::to_string(cc.smVersion()); }
 
-std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched) {
+namespace {
+
+// The database's product names, built once per log, with the lowercase word every mention of
+// each must contain (a cheap prefilter before splitting a line into words).
+struct ProductIndex {
+    std::vector<ProductName> names;
+    std::vector<std::string> keys;
+
+    explicit ProductIndex(const DeviceDatabase& devices) {
+        for (const auto& device : devices.devices()) {
+            names.push_back(productName(device));
+            keys.push_back(names.back().model.empty() ? std::string() : lowercase(names.back().model.back()));
+        }
+    }
+    bool mayName(std::string_view lower) const {
+        return std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return !k.empty() && lower.find(k) != std::string_view::npos; });
+    }
+};
+
+std::vector<std::string> matchProducts(std::string_view text, const ProductIndex& index, std::string* matched) {
     const std::vector<std::string> textWords = words(text);
     std::vector<const ProductName*> found;
     std::size_t at = 0, length = 0;
-    static thread_local std::vector<ProductName> names;
-    names.clear();
-    for (const auto& device : devices.devices()) names.push_back(productName(device));
-    for (const auto& name : names) {
+    for (const auto& name : index.names) {
         if (name.model.empty()) continue;
         std::size_t len = 0;
         const std::size_t pos = findModel(textWords, name.model, &len);
@@ -327,13 +343,22 @@ std::vector<std::string> matchProductName(std::string_view text, const DeviceDat
     return ids;
 }
 
+}  // namespace
+
+std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched) {
+    return matchProducts(text, ProductIndex(devices), matched);
+}
+
 std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDatabase& devices) {
     std::vector<DeviceMention> mentions;
+    const ProductIndex index(devices);
     for (int i = 0; i < log.lineCount(); ++i) {
         DeviceMention mention;
         mention.line = i;
-        mention.ids = matchProductName(log.line(i), devices, &mention.text);
-        mention.cc = findArchitecture(log.line(i));
+        const std::string& lower = log.lowerLine(i);
+        if (index.mayName(lower)) mention.ids = matchProducts(log.line(i), index, &mention.text);
+        if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
+            mention.cc = findArchitecture(log.line(i));
         if (!mention.cc && !mention.ids.empty()) {
             const DeviceSpec* first = devices.find(mention.ids.front());
             const bool shared = std::all_of(mention.ids.begin(), mention.ids.end(), [&](const std::string& id) {

@@ -37,6 +37,7 @@ public:
     int lineCount() const { return static_cast<int>(m_lines.size()); }
     // Line `index` (0-based) without ANSI colour codes, carriage returns or trailing blanks.
     const std::string& line(int index) const { return m_lines[static_cast<std::size_t>(index)]; }
+    const std::string& lowerLine(int index) const { return m_lower[static_cast<std::size_t>(index)]; }  // ASCII lowercase
     // The line without a leading log prefix ("[rank0]: ", "(VllmWorker pid=12) ", timestamps).
     std::string_view withoutPrefix(int index) const;
     // A Python traceback's source line (the line after `File "...", line N`): it quotes code, not an error.
