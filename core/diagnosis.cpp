@@ -172,8 +172,10 @@ public:
         int axisIndex = plan.failingParameter >= 0 ? plan.failingParameter : parameterIndex(parameters, axis);
         if (axisIndex >= 0) {
             const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
-            m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + formatShape(shape, parameters) +
-                                     " --x " + axisAround(spec, shape[axisIndex]);
+            m_finding.sweepAxis = axisAround(spec, shape[axisIndex]);
+            m_finding.sweepShape = formatShape(shape, parameters);
+            m_finding.sweepDevice = device.id;
+            m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
         }
         m_finding.plannedDevice = device.id;
         if (!note.empty()) note += "; ";
@@ -206,7 +208,9 @@ public:
                                          planDevice().id;
                 if (index >= 0) {
                     const auto& spec = parameters[static_cast<std::size_t>(index)];
-                    m_finding.sweepCommand = "tilescope-cli sweep " + args + " --x " + axisAround(spec, spec.defaultValue);
+                    m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
+                    m_finding.sweepDevice = planDevice().id;
+                    m_finding.sweepCommand = "tilescope-cli sweep " + args + " --x " + m_finding.sweepAxis;
                     m_finding.command = m_finding.sweepCommand;
                 } else {
                     m_finding.command = "tilescope-cli plan " + args;
@@ -1005,6 +1009,12 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
                              : ordered_json(nullptr);
         j["explanation"] = f.explanation;
         j["sweep_command"] = orNull(f.sweepCommand);
+        j["sweep"] = f.sweepAxis.empty() ? ordered_json(nullptr)
+                                         : ordered_json{{"kernel", f.family},
+                                                        {"variant", f.plan ? ordered_json(f.plan->variant) : orNull(f.variant)},
+                                                        {"device", orNull(f.sweepDevice)},
+                                                        {"shape", orNull(f.sweepShape)},
+                                                        {"x", f.sweepAxis}};
         j["planned_device"] = orNull(f.plannedDevice);
         j["plan_note"] = orNull(f.planNote);
         if (f.plan) {

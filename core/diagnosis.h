@@ -45,6 +45,9 @@ struct DiagnosisFinding {
     std::string fix;
     std::string command;                     // ready tilescope-cli command (plan, or devices when no kernel is known)
     std::string sweepCommand;                // tilescope-cli sweep along the failing axis; "" when no kernel is known
+    std::string sweepAxis;                   // that sweep's axis ("M=1:65536:x2"), for a boundary map to open
+    std::string sweepShape;                  // its base shape ("M=32768,N=5376,..."); "" = the family's defaults
+    std::string sweepDevice;                 // its device id
     std::optional<int> consequenceOf;        // index of the finding that caused this one
 
     // The bundled planner's view of the shape the text implies; nullopt when the text gives too little.
