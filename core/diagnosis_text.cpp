@@ -279,6 +279,8 @@ std::optional<ComputeCapability> findArchitecture(std::string_view text) {
     return std::nullopt;
 }
 
+std::string lowercaseAscii(std::string_view text) { return lowercase(text); }
+
 std::string archNameOf(ComputeCapability cc) { return "sm_" + std::to_string(cc.smVersion()); }
 
 namespace {

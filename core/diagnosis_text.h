@@ -57,6 +57,7 @@ private:
 // An architecture named in text: "sm_89", "sm_100a", "SM120", "has compute capability 7.5".
 std::optional<ComputeCapability> findArchitecture(std::string_view text);
 std::string archNameOf(ComputeCapability cc);  // "sm_89"
+std::string lowercaseAscii(std::string_view text);
 
 // A GPU named on one line of a log.
 struct DeviceMention {
