@@ -302,6 +302,17 @@ std::vector<DiagnosisValue> known(const FindingBuilder& b, std::initializer_list
 
 void buildGemvBatch(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
+    // "only supports batch size 1" alone is said by other stacks too: without AWQ's own wording or
+    // an AWQ/GEMV clue nearby, the kernel stays unknown.
+    const bool awq = lowercaseAscii(f.message).find("awq gemv") != std::string::npos || b.near({"awq"}) || b.near({"gemv"});
+    if (!awq) {
+        f.title = "a kernel that only supports batch size 1 got more";
+        f.explanation = "The log does not say which kernel; AutoAWQ's GEMV kernel prints this text for batch > 1.";
+        f.fix = "route batches larger than 1 to a kernel that takes them (for AWQ: a GEMM-packed checkpoint)";
+        b.value("batch", groupNumber(m, 1));
+        b.fallbackCommand("");
+        return;
+    }
     b.kernel("awq_gemv", "gemv");
     auto rows = groupNumber(m, 1);
     if (!rows) rows = b.figure(LogFigure::Batch);

@@ -293,6 +293,16 @@ TEST(DiagnosisVariations, GemmChecksWithShapes) {
     EXPECT_EQ(f.plan->message, "OC is not multiple of Group size");  // 4160 = 65 x 64, not a multiple of 128
 }
 
+TEST(DiagnosisVariations, BatchSizeOneWithoutAwqContextNamesNoKernel) {
+    const auto f = only("RuntimeError: this backend only supports batch size 1 (got batch size 4)\n");
+    EXPECT_EQ(f.kind, Verdict::UnsupportedShape);
+    EXPECT_TRUE(f.family.empty());
+    EXPECT_FALSE(f.plan);
+    EXPECT_EQ(shapeValue(f, "batch"), 4);
+    const auto g = only("loading awq model\nAssertionError: only supports batch size 1 (got batch size 4)\n");
+    EXPECT_EQ(g.family, "awq_gemv");
+}
+
 TEST(DiagnosisVariations, GemvGroupSize) {
     const auto f = only("quant: w_bit=4 q_group_size=32 version=gemv\nUnsupported group size for gemv kernel.\n");
     EXPECT_EQ(f.family, "awq_gemv");
