@@ -711,8 +711,12 @@ void buildOutOfMemory(FindingBuilder& b, const SvMatch&) {
     if (std::regex_search(text, m, free)) b.value("free_bytes", parseSize(m.str(1), m.str(2)));
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
-    f.title = "device out of memory";
-    f.explanation = "The buffers did not fit in device memory.";
+    const std::string lower = lowercaseAscii(text);
+    const bool device = lower.find("cuda") != std::string::npos || lower.find("gpu") != std::string::npos ||
+                        lower.find("device") != std::string::npos || lower.find("outofmemoryerror") != std::string::npos;
+    f.title = device ? "device out of memory" : "out of memory (device or host: the line does not say)";
+    f.explanation = device ? "The buffers did not fit in device memory."
+                           : "Something ran out of memory; the line names neither CUDA nor a GPU, so this may be host memory.";
     f.fix = "lower the batch size or sequence length (the KV cache grows with both), free cached memory, or use a GPU with more memory";
     if (const auto capacity = b.valueOf("total_capacity_bytes")) {
         std::vector<std::string> larger;

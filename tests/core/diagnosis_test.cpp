@@ -303,6 +303,17 @@ TEST(DiagnosisVariations, BatchSizeOneWithoutAwqContextNamesNoKernel) {
     EXPECT_EQ(g.family, "awq_gemv");
 }
 
+TEST(DiagnosisVariations, SynchronousChecksAfterACudaErrorAreNotConsequences) {
+    const Diagnosis d = diagnose("RuntimeError: CUDA error: out of memory\n"
+                                 "ValueError: gemm_ar: M=640 outside [1, 512]\n"
+                                 "RuntimeError: CUDA error: invalid configuration argument\n");
+    ASSERT_EQ(d.findings.size(), 3u);
+    EXPECT_FALSE(d.findings[0].consequenceOf);
+    EXPECT_FALSE(d.findings[1].consequenceOf);  // a Python shape check is raised where it happens
+    EXPECT_EQ(d.findings[2].consequenceOf, 0);
+    EXPECT_NE(only("Out of memory: Killed process 4242 (python)").title.find("host"), std::string::npos);
+}
+
 TEST(DiagnosisVariations, GemvGroupSize) {
     const auto f = only("quant: w_bit=4 q_group_size=32 version=gemv\nUnsupported group size for gemv kernel.\n");
     EXPECT_EQ(f.family, "awq_gemv");
