@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     addPlanCommand(app, exitCode);
     addSweepCommand(app, exitCode);
     addRunCommand(app, exitCode);
+    addDiagnoseCommand(app, exitCode);
+    addCheckModelCommand(app, exitCode);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,233 @@
+// From the error to the boundary: `diagnose` reads a log, `check-model` a checkpoint's config.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "core/device_spec.h"
+#include "core/diagnosis.h"
+#include "core/model_check.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string readInput(const std::string& path) {
+    if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError{path + ": cannot open"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// ---- diagnose ---------------------------------------------------------------------------
+
+void printFinding(const DiagnosisFinding& f, std::size_t index) {
+    std::cout << "[" << index + 1 << "] line " << f.line << ": " << verdictName(f.kind) << " - " << f.title;
+    if (f.consequenceOf) std::cout << "  (consequence of [" << *f.consequenceOf + 1 << "])";
+    std::cout << '\n';
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"    message", f.message});
+    if (f.lines.size() > 1) {
+        std::string lines;
+        for (int l : f.lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
+        rows.push_back({"    seen on lines", lines});
+    }
+    rows.push_back({"    kernel", f.family.empty() ? "unknown (the log names no bundled kernel)"
+                                                   : f.family + " / " + (f.variant.empty() ? "variant unknown" : f.variant)});
+    if (!f.shape.empty()) {
+        std::string shape;
+        for (const auto& v : f.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
+        rows.push_back({"    shape", shape});
+    }
+    std::string device = f.deviceId.empty() ? (f.arch.empty() ? "not named in the log" : f.arch + " (more than one GPU in the database)")
+                                            : f.deviceId + " (" + (f.deviceText.empty() ? f.arch : f.deviceText) + ")";
+    rows.push_back({"    device", device});
+    if (f.limit)
+        rows.push_back({"    limit", std::string(f.limit->name) + " = " + withThousands(f.limit->limit) + ", actual " +
+                                        withThousands(f.limit->actual)});
+    if (f.plan)
+        rows.push_back({"    planner", std::string(verdictName(f.plan->verdict)) +
+                                          (f.plan->message.empty() ? "" : ": " + f.plan->message)});
+    if (!f.planNote.empty()) rows.push_back({"    ", f.planNote});
+    rows.push_back({"    why", f.explanation});
+    rows.push_back({"    fix", f.fix});
+    rows.push_back({"    run", f.command});
+    if (!f.sweepCommand.empty() && f.sweepCommand != f.command) rows.push_back({"    sweep", f.sweepCommand});
+    printTable(std::cout, rows);
+}
+
+int runDiagnose(const std::string& path, bool json) {
+    const std::string text = readInput(path);
+    const std::string name = path == "-" ? "standard input" : path;
+    auto diagnosis = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded());
+    if (!diagnosis) throw UsageError{name + ": " + diagnosis.error()};
+    if (json) {
+        std::cout << diagnosisToJson(*diagnosis, builtinKernels()).dump(2) << '\n';
+    } else if (diagnosis->findings.empty()) {
+        std::cout << name << ": no known signature in " << diagnosis->lineCount << " lines\n"
+                  << "(known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar buckets, shared-memory capacity "
+                     "and launch limits, invalid configuration argument, too many resources, out of memory)\n";
+    } else {
+        const auto& findings = diagnosis->findings;
+        std::cout << findings.size() << (findings.size() == 1 ? " finding" : " findings") << " in " << name << " ("
+                  << diagnosis->lineCount << " lines)";
+        if (findings.size() > 1) std::cout << "; the first is the cause, CUDA errors after it are its consequences";
+        std::cout << "\n\n";
+        for (std::size_t i = 0; i < findings.size(); ++i) {
+            if (i > 0) std::cout << '\n';
+            printFinding(findings[i], i);
+        }
+    }
+    return diagnosis->findings.empty() ? kExitFails : kExitOk;
+}
+
+// ---- check-model ------------------------------------------------------------------------
+
+std::vector<std::int64_t> parseList(const std::string& text, const char* option) {
+    std::vector<std::int64_t> values;
+    std::string_view rest = text;
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        auto value = parseInteger(item);
+        if (!value) throw UsageError{std::string(option) + ": " + value.error()};
+        if (*value < 1) throw UsageError{std::string(option) + ": " + std::to_string(*value) + " must be at least 1"};
+        values.push_back(*value);
+    }
+    if (values.empty()) throw UsageError{std::string(option) + ": give a comma-separated list such as 1,8,64"};
+    return values;
+}
+
+std::string fixedShapeText(const ModelLayer& layer) {
+    std::string out;
+    for (const auto& [name, value] : layer.fixed) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
+    return out;
+}
+
+void printModelCheck(const ModelCheck& check) {
+    const ModelConfig& m = check.model;
+    std::vector<std::vector<std::string>> header;
+    header.push_back({"model", m.name + (m.architecture.empty() ? "" : " (" + m.architecture + ")") + ", " + m.path});
+    header.push_back({"quantization", "AWQ " + std::to_string(m.bits) + "-bit, version \"" + m.version + "\" -> " +
+                                          std::string(packingFamily(m.packing)) + " / " + std::string(packingVariant(m.packing)) +
+                                          ", group_size " + std::to_string(m.groupSize) +
+                                          (m.zeroPoint ? std::string(", zero_point ") + (*m.zeroPoint ? "true" : "false") : "") +
+                                          " (" + m.quantSource + ")"});
+    header.push_back({"architecture", "hidden " + std::to_string(m.hiddenSize) + ", intermediate " +
+                                          std::to_string(m.intermediateSize) + ", heads " + std::to_string(m.heads) + " (kv " +
+                                          std::to_string(m.kvHeads) + "), head_dim " + std::to_string(m.headDim) +
+                                          (m.headDimExplicit ? "" : " (hidden_size / heads)")});
+    for (const auto& note : m.notes) header.push_back({"note", note});
+    header.push_back({"device", check.device.id + " (" + check.device.name + ", " + check.device.archName() + ")"});
+    printTable(std::cout, header);
+    std::cout << '\n';
+
+    const bool oneSeq = check.options.seqs.size() == 1 && check.options.seqs.front() == 1;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head{"layer", "kernel", "shape"};
+    for (auto b : check.options.batches)
+        for (auto s : check.options.seqs) head.push_back(oneSeq ? "b" + std::to_string(b) : "b" + std::to_string(b) + "/s" + std::to_string(s));
+    rows.push_back(head);
+    for (const auto& l : check.layers) {
+        std::vector<std::string> row{l.layer.name + (l.layer.note.empty() || l.layer.attention ? "" : " *"),
+                                     l.layer.family + "/" + l.layer.variant, fixedShapeText(l.layer)};
+        for (const auto& r : l.results) row.push_back(r.plan.ok() ? "ok" : std::string(verdictName(r.plan.verdict)));
+        rows.push_back(row);
+    }
+    printTable(std::cout, rows);
+    std::cout << "* fused by vLLM and SGLang; linear layers plan M = batch x seq, attention seqlen_q = seqlen_k = seq\n";
+
+    // Layers that first fail at the same point with the same message share one entry.
+    std::vector<std::pair<std::vector<std::string>, const ModelCheckResult*>> groups;
+    for (const auto& l : check.layers) {
+        if (!l.firstFailure) continue;
+        const auto& r = l.results[*l.firstFailure];
+        auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+            return g.second->batch == r.batch && g.second->seq == r.seq && g.second->plan.verdict == r.plan.verdict &&
+                   g.second->plan.message == r.plan.message;
+        });
+        if (same == groups.end())
+            groups.push_back({{l.layer.name}, &r});
+        else
+            same->first.push_back(l.layer.name);
+    }
+    if (!groups.empty()) std::cout << "\nfirst failure per layer:\n";
+    for (const auto& [names, r] : groups) {
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        std::cout << "  " << list << ": batch " << r->batch << (oneSeq ? "" : ", seq " + std::to_string(r->seq)) << ": "
+                  << verdictName(r->plan.verdict) << ": " << r->plan.message << '\n';
+        if (!r->plan.fix.empty()) std::cout << "    fix" << (names.size() > 1 ? " (" + names.front() + ")" : "") << ": " << r->plan.fix << '\n';
+    }
+    std::cout << '\n';
+    for (const auto& line : check.summary) std::cout << (check.allPass() ? "PASS: " : "FAIL: ") << line << '\n';
+}
+
+struct CheckModelOptions {
+    std::string config;
+    std::string device;
+    std::string batches = "1,8,64";
+    std::string seqs = "1";
+    std::string attention = "fa2";
+    bool json = false;
+};
+
+int runCheckModel(const CheckModelOptions& o) {
+    const DeviceDatabase& database = DeviceDatabase::embedded();
+    auto model = loadModelConfig(o.config);
+    if (!model) throw UsageError{model.error()};
+    auto device = resolveDevice(o.device.empty() ? database.defaultId() : o.device, database);
+    if (!device) throw UsageError{device.error()};
+    ModelCheckOptions options;
+    options.batches = parseList(o.batches, "--batch");
+    options.seqs = parseList(o.seqs, "--seq");
+    options.attentionVariant = o.attention;
+    auto check = checkModel(*model, *device, options, builtinKernels(), &database);
+    if (!check) throw UsageError{check.error()};
+    if (o.json)
+        std::cout << modelCheckToJson(*check).dump(2) << '\n';
+    else
+        printModelCheck(*check);
+    return check->allPass() ? kExitOk : kExitFails;
+}
+
+}  // namespace
+
+void addDiagnoseCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("diagnose", "Find known kernel-failure signatures in a log or traceback: the kernel, the "
+                                                   "limit, the shape, the device, the fix and a ready plan/sweep command.\n"
+                                                   "Exit 0 with findings, 1 when no known signature, 2 for empty or binary input.");
+    auto path = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    command->add_option("file", *path, "the log file, or - for standard input")->required();
+    command->add_flag("--json", *json, "{\"findings\": [...]} with kind, family, variant, message, line, shape, device, fix, "
+                                       "command, consequence_of, ...");
+    command->callback([=, &exitCode] { exitCode = runDiagnose(*path, *json); });
+}
+
+void addCheckModelCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("check-model", "Plan every linear layer and the attention call of an AWQ checkpoint for "
+                                                      "each batch x seq on a device.\n"
+                                                      "Exit 0 when everything launches, 1 when anything fails, 2 for a bad config.");
+    auto o = std::make_shared<CheckModelOptions>();
+    command->add_option("config", o->config, "a Hugging Face config.json, or the checkpoint folder (config.json and maybe quant_config.json)")
+        ->required();
+    command->add_option("-d,--device", o->device, "device id or device .json file (default: the database default)");
+    command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();
+    command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
+    command->add_option("--attention", o->attention, "attention variant: fa2 or sm120_tile_search")->capture_default_str();
+    command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
+    command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
+}
+
+}  // namespace tilescope::cli

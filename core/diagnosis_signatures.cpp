@@ -1,0 +1,869 @@
+#include "core/diagnosis_signatures.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <regex>
+
+#include "core/device_spec.h"
+#include "core/fix_finder.h"
+#include "core/kernel_resources.h"
+#include "core/launch_checks.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr int kContextLines = 40;    // how far before an error its shape figures are looked for
+constexpr int kFamilyLinesBefore = 30;  // how far a kernel's name may be from a generic CUDA error
+constexpr int kFamilyLinesAfter = 3;
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+std::string withThousands(std::int64_t value) {
+    const std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string out = value < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string joinList(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+std::optional<std::int64_t> groupNumber(const SvMatch& match, std::size_t group) {
+    if (group >= match.size() || !match[group].matched) return std::nullopt;
+    const std::string digits = match.str(group);
+    std::int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+    return value;
+}
+
+
+// The architecture a number of bytes is the opt-in shared-memory limit of ("sm_86, sm_89, sm_120").
+std::vector<std::string> archsWithOptin(const DeviceDatabase& devices, std::int64_t bytes) {
+    std::vector<std::string> out;
+    for (const auto& arch : devices.architectures())
+        if (arch.limits.smemPerBlockOptin == bytes) out.push_back(archNameOf(arch.computeCapability));
+    return out;
+}
+
+std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, std::int64_t bytes) {
+    std::vector<std::string> out;
+    for (const auto& d : devices.devices())
+        if (d.smemPerBlockOptin >= bytes) out.push_back(d.id);
+    return out;
+}
+
+// A sweep axis around `value`: doubling for Log2 parameters, else an even step (head_dim 512 -> 32:1024:+32).
+std::string axisAround(const ParameterSpec& parameter, std::int64_t value) {
+    const std::int64_t target = std::max<std::int64_t>(2 * std::max<std::int64_t>(value, 1), 2);
+    if (parameter.scale == AxisScale::Log2) {
+        std::int64_t to = 1;
+        while (to < target && to < parameter.maximum) to *= 2;
+        const std::int64_t from = std::max<std::int64_t>(parameter.minimum, 1);
+        return parameter.name + "=" + str(from) + ":" + str(std::min(to, parameter.maximum)) + ":x2";
+    }
+    std::int64_t step = 1;
+    while (step * 2 <= std::max<std::int64_t>(value, 1) / 16) step *= 2;
+    const std::int64_t from = std::max(parameter.minimum, step);
+    const std::int64_t to = std::min(parameter.maximum, (target + step - 1) / step * step);
+    return parameter.name + "=" + str(from) + ":" + str(to) + ":+" + str(step);
+}
+
+// Builds one finding: the device, the figures, the plan and the command.
+class FindingBuilder {
+public:
+    FindingBuilder(const LogScope& scope, int line, std::string_view matchedLine) : m_scope(scope), m_line(line) {
+        m_finding.line = line + 1;
+        resolveDevice(matchedLine);
+    }
+
+    DiagnosisFinding& finding() { return m_finding; }
+    const LogScope& scope() const { return m_scope; }
+    int line() const { return m_line; }
+
+    std::optional<std::int64_t> figure(LogFigure f) const { return m_scope.log.figure(f, m_line, kContextLines); }
+    void value(std::string name, std::optional<std::int64_t> v) {
+        if (!v) return;
+        for (auto& existing : m_finding.shape)
+            if (existing.name == name) {
+                existing.value = *v;
+                return;
+            }
+        m_finding.shape.push_back({std::move(name), *v});
+    }
+    std::optional<std::int64_t> valueOf(std::string_view name) const {
+        for (const auto& v : m_finding.shape)
+            if (v.name == name) return v.value;
+        return std::nullopt;
+    }
+    void kernel(std::string family, std::string variant) {
+        m_finding.family = std::move(family);
+        m_finding.variant = std::move(variant);
+    }
+    bool near(std::initializer_list<std::string_view> words) const {
+        return m_scope.log.nearestLineWith(words, m_line, kFamilyLinesBefore, kFamilyLinesAfter) >= 0;
+    }
+    // The kernel family a generic CUDA error most likely comes from: the nearest line naming one.
+    std::string familyFromContext() const {
+        struct Clue {
+            std::initializer_list<std::string_view> words;
+            std::string_view family;
+        };
+        static const Clue clues[] = {
+            {{"gemm_ar"}, "gemm_bucket"},    {{"awq", "gemv"}, "awq_gemv"},      {{"awq", "gemm"}, "awq_gemm"},
+            {{"flash_attn"}, "attention"},   {{"flash_fwd"}, "attention"},      {{"flashattention"}, "attention"},
+        };
+        int bestDistance = kFamilyLinesBefore + 1;
+        std::string_view best;
+        for (const auto& clue : clues) {
+            const int at = m_scope.log.nearestLineWith(clue.words, m_line, kFamilyLinesBefore, kFamilyLinesAfter);
+            if (at >= 0 && std::abs(at - m_line) < bestDistance) {
+                bestDistance = std::abs(at - m_line);
+                best = clue.family;
+            }
+        }
+        return std::string(best);
+    }
+
+    const DeviceSpec& planDevice() const { return *m_planDevice; }
+    bool deviceNamed() const { return m_deviceNamed; }
+
+    // Plans `family`/`variant` at the default shape with `values` set; the plan's fix and limit
+    // fill the finding. `axis`: the parameter to sweep when the plan names none.
+    void plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values,
+              std::string_view axis, std::string note = {}) {
+        auto kernel = resolveKernel(m_scope.kernels, family, variant);
+        if (!kernel) return;
+        const auto& parameters = kernel->family->parameters();
+        Shape shape = Shape::defaults(parameters);
+        for (const auto& v : values) {
+            const int index = parameterIndex(parameters, v.name);
+            if (index < 0) continue;
+            if (auto inRange = checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value); !inRange) {
+                m_finding.planNote = "not planned: " + inRange.error();
+                return;
+            }
+            shape[index] = v.value;
+        }
+        const DeviceSpec& device = planDevice();
+        LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
+        const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) +
+                                       " -d " + device.id;
+        m_finding.command = "tilescope-cli plan " + kernelArgs + " -s " + formatShape(shape, parameters);
+        int axisIndex = plan.failingParameter >= 0 ? plan.failingParameter : parameterIndex(parameters, axis);
+        if (axisIndex >= 0) {
+            const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
+            m_finding.sweepAxis = axisAround(spec, shape[axisIndex]);
+            m_finding.sweepShape = formatShape(shape, parameters);
+            m_finding.sweepDevice = device.id;
+            m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
+        }
+        m_finding.plannedDevice = device.id;
+        if (!note.empty()) note += "; ";
+        note += "planned " + std::string(family) + "/" + std::string(kernel->variantName()) + " at " +
+                formatShape(shape, parameters) + " on " + device.id + m_deviceNote;
+        m_finding.planNote = note;
+        if (!plan.ok()) {
+            if (!plan.fix.empty()) m_finding.fix = plan.fix;
+            if (!m_finding.limit && plan.limit) m_finding.limit = plan.limit;
+            if (plan.verdict != m_finding.kind)
+                m_finding.explanation += " The bundled planner reports " + std::string(verdictName(plan.verdict)) +
+                                         " at this shape: " + plan.message + ".";
+        } else {
+            std::string detail = "tile " + std::string(plan.tile.empty() ? "-" : plan.tile) + ", " +
+                                 withThousands(plan.totalSmem()) + " B shared memory";
+            m_finding.explanation += " The bundled planner launches this shape on " + device.id + " (" + detail +
+                                     "): the failing launch used another configuration than the planner's.";
+        }
+        m_finding.plan = std::move(plan);
+    }
+    // When no shape can be planned: a sweep of the family's key axis at its default shape, or the device's limits.
+    void fallbackCommand(std::string_view axis) {
+        if (!m_finding.command.empty()) return;
+        if (!m_finding.family.empty()) {
+            auto kernel = resolveKernel(m_scope.kernels, m_finding.family, m_finding.variant);
+            if (kernel) {
+                const auto& parameters = kernel->family->parameters();
+                const int index = parameterIndex(parameters, axis);
+                const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) + " -d " +
+                                         planDevice().id;
+                if (index >= 0) {
+                    const auto& spec = parameters[static_cast<std::size_t>(index)];
+                    m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
+                    m_finding.sweepDevice = planDevice().id;
+                    m_finding.sweepCommand = "tilescope-cli sweep " + args + " --x " + m_finding.sweepAxis;
+                    m_finding.command = m_finding.sweepCommand;
+                } else {
+                    m_finding.command = "tilescope-cli plan " + args;
+                }
+                return;
+            }
+        }
+        m_finding.command = "tilescope-cli devices" + (m_deviceNamed ? " " + planDevice().id : std::string());
+    }
+
+private:
+    void resolveDevice(std::string_view matchedLine) {
+        const auto& devices = m_scope.devices;
+        const std::optional<ComputeCapability> ownArch = findArchitecture(matchedLine);
+        // The nearest product name at or before the error, else the first after it.
+        const DeviceMention* product = nullptr;
+        const DeviceMention* archMention = nullptr;
+        for (const auto& m : m_scope.mentions) {
+            if (m.line <= m_line) {
+                if (!m.ids.empty()) product = &m;
+                if (m.cc) archMention = &m;
+            } else {
+                if (!product && !m.ids.empty()) product = &m;
+                if (!archMention && m.cc) archMention = &m;
+            }
+        }
+        std::optional<ComputeCapability> cc = ownArch ? ownArch : (archMention ? archMention->cc : std::nullopt);
+        std::vector<std::string> ids;
+        if (product) {
+            for (const auto& id : product->ids)
+                if (!cc || devices.find(id)->computeCapability == *cc) ids.push_back(id);
+            if (!ids.empty()) m_finding.deviceText = product->text;
+            if (!ownArch && ids.empty()) {  // the product wins over an unrelated arch elsewhere in the log
+                ids = product->ids;
+                cc.reset();
+                m_finding.deviceText = product->text;
+            }
+        }
+        if (ids.empty() && cc) {
+            for (const auto& d : devices.devices())
+                if (d.computeCapability == *cc) ids.push_back(d.id);
+        }
+        if (cc) m_finding.arch = archNameOf(*cc);
+        if (ids.size() == 1) {
+            m_finding.deviceId = ids.front();
+            if (m_finding.arch.empty()) m_finding.arch = devices.find(ids.front())->archName();
+            if (m_finding.deviceText.empty()) m_finding.deviceText = m_finding.arch;
+        }
+        if (!ids.empty()) {
+            m_planDevice = devices.find(ids.front());
+            m_deviceNamed = true;
+            if (ids.size() > 1) m_deviceNote = " (the log's device fits " + joinList(ids) + "; planned on the first)";
+        } else {
+            m_planDevice = &devices.defaultDevice();
+            m_deviceNote = " (the database default: the log names no known device)";
+        }
+    }
+
+    const LogScope& m_scope;
+    int m_line;
+    DiagnosisFinding m_finding;
+    const DeviceSpec* m_planDevice = nullptr;
+    bool m_deviceNamed = false;
+    std::string m_deviceNote;
+};
+
+// ---- signatures -------------------------------------------------------------------------
+
+using Build = void (*)(FindingBuilder&, const SvMatch&);
+
+struct Signature {
+    std::string_view id;
+    std::array<std::string_view, 3> needles;  // lowercase; one must occur (a cheap prefilter before the regex); "" unused
+    const char* pattern;
+    Verdict kind;
+    bool cudaRuntime;  // reported by the CUDA runtime, asynchronously: later ones are consequences
+    Build build;
+};
+
+std::optional<std::int64_t> gemmM(const FindingBuilder& b) {
+    if (auto m = b.figure(LogFigure::M)) return m;
+    if (auto t = b.figure(LogFigure::Tokens)) return t;
+    if (auto batch = b.figure(LogFigure::Batch)) return *batch * b.figure(LogFigure::Seq).value_or(1);
+    return std::nullopt;
+}
+
+void linearFigures(FindingBuilder& b) {
+    b.value("N", b.figure(LogFigure::N));
+    b.value("K", b.figure(LogFigure::K));
+    b.value("group_size", b.figure(LogFigure::GroupSize));
+}
+
+std::vector<DiagnosisValue> known(const FindingBuilder& b, std::initializer_list<std::string_view> names) {
+    std::vector<DiagnosisValue> out;
+    for (auto name : names)
+        if (auto v = b.valueOf(name)) out.push_back({std::string(name), *v});
+    return out;
+}
+
+void buildGemvBatch(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    // "only supports batch size 1" alone is said by other stacks too: without AWQ's own wording or
+    // an AWQ/GEMV clue nearby, the kernel stays unknown.
+    const bool awq = lowercaseAscii(f.message).find("awq gemv") != std::string::npos || b.near({"awq"}) || b.near({"gemv"});
+    if (!awq) {
+        f.title = "a kernel that only supports batch size 1 got more";
+        f.explanation = "The log does not say which kernel; AutoAWQ's GEMV kernel prints this text for batch > 1.";
+        f.fix = "route batches larger than 1 to a kernel that takes them (for AWQ: a GEMM-packed checkpoint)";
+        b.value("batch", groupNumber(m, 1));
+        b.fallbackCommand("");
+        return;
+    }
+    b.kernel("awq_gemv", "gemv");
+    auto rows = groupNumber(m, 1);
+    if (!rows) rows = b.figure(LogFigure::Batch);
+    b.value("M", rows);
+    linearFigures(b);
+    f.title = rows ? "AWQ GEMV kernel got batch " + str(*rows) : "AWQ GEMV kernel got more than one row";
+    if (rows) f.limit = LimitHit{"batch_size", 1, *rows};
+    f.explanation = "The AWQ GEMV kernel (AutoAWQ \"GEMV\" packing) takes exactly one activation row; this call had " +
+                    (rows ? str(*rows) : std::string("more than one")) + ".";
+    f.fix = "use a GEMM-packed checkpoint (quantization_config.version = \"gemm\"), which accepts any batch, or serve with batch size 1";
+    if (rows) b.plan("awq_gemv", "gemv", known(b, {"M", "N", "K", "group_size"}), "M");
+    b.fallbackCommand("M");
+}
+
+void buildGemvFastBatch(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    b.kernel("awq_gemv", "gemv_fast");
+    const auto batch = b.figure(LogFigure::Batch);
+    const auto seq = b.figure(LogFigure::Seq);
+    if (batch) b.value("M", *batch * seq.value_or(1));
+    linearFigures(b);
+    const auto rows = b.valueOf("M");
+    f.title = rows ? "gemv_fast kernel got batch " + str(*rows) : "gemv_fast kernel got an unsupported batch size";
+    f.explanation = "AutoAWQ's fast GEMV kernel (gemv_fast) has instances for batch 1..7 only" +
+                    (rows ? "; this call had " + str(*rows) + " rows." : std::string(".")) +
+                    " Upstream sends 8 or more rows to a GEMM kernel.";
+    f.fix = "route batches of 8 or more rows to a GEMM kernel (awq_gemm), or cap the decode batch at 7";
+    if (rows) b.plan("awq_gemv", "gemv_fast", known(b, {"M", "N", "K", "group_size"}), "M");
+    b.fallbackCommand("M");
+}
+
+void buildGemvGroup(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    const bool fast = b.near({"gemv_fast"});
+    b.kernel("awq_gemv", fast ? "gemv_fast" : "");
+    b.value("group_size", b.figure(LogFigure::GroupSize));
+    b.value("N", b.figure(LogFigure::N));
+    b.value("K", b.figure(LogFigure::K));
+    const auto g = b.valueOf("group_size");
+    f.title = g ? "AWQ GEMV kernel: unsupported group size " + str(*g) : "AWQ GEMV kernel: unsupported group size";
+    f.explanation = "The AWQ GEMV kernels are compiled for a few group sizes only: gemv for 64 and 128, gemv_fast for 128.";
+    f.fix = "quantize with q_group_size 128, or use a GEMM-packed checkpoint (any multiple of 32)";
+    if (g)
+        b.plan("awq_gemv", fast ? "gemv_fast" : "gemv", known(b, {"group_size", "N", "K"}), "group_size",
+               fast ? std::string() : "the log does not say which GEMV variant");
+    b.fallbackCommand("group_size");
+}
+
+void buildGemmCheck(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const auto cta = groupNumber(m, 1);
+    const std::string id = f.signature;
+    // llm-awq's original kernel checks against its only tile width, 128.
+    constexpr std::int64_t kLegacyCtaN = 128;
+    const std::string variant = (id == "awq_gemm.cta_n" && cta == kLegacyCtaN) ? "legacy_grid_y" : "gemm";
+    b.kernel("awq_gemm", variant);
+    b.value("M", gemmM(b));
+    linearFigures(b);
+    std::string axis = "N";
+    std::vector<std::string_view> needed{"N"};
+    if (id == "awq_gemm.cta_n") {
+        f.explanation = "AWQ GEMM tiles the output features by " + (cta ? str(*cta) : std::string("cta_N")) +
+                        " columns: OC (N, out_features) must be a multiple of it.";
+        f.fix = "pad the layer's out_features to a multiple of " + (cta ? str(*cta) : std::string("cta_N")) +
+                ", or keep this layer unquantized (modules_to_not_convert)";
+    } else if (id == "awq_gemm.pack_num") {
+        f.explanation = "AWQ packs 8 4-bit weights per int32 along the output features: OC must be a multiple of 8.";
+        f.fix = "pad out_features to a multiple of 8, or keep this layer unquantized";
+    } else if (id == "awq_gemm.group_multiple") {
+        axis = "group_size";
+        needed = {"group_size"};
+        f.explanation = "AWQ GEMM reads scales and zeros per 32-row K step: the group size must be a multiple of 32.";
+        f.fix = "quantize with q_group_size 32, 64 or 128";
+    } else if (id == "awq_gemm.oc_group") {
+        needed = {"N", "group_size"};
+        f.explanation = "AWQ GEMM needs OC (N) to be a multiple of the group size.";
+        f.fix = "quantize with a group size that divides out_features (128 usually does)";
+    } else {
+        axis = "K";
+        needed = {"K", "group_size"};
+        f.explanation = "AWQ GEMM needs IC (K, in_features) to be a multiple of the group size and of 32.";
+        f.fix = "pad in_features, or quantize with a group size that divides it";
+    }
+    f.title = "AWQ GEMM shape check: " + f.message;
+    const bool enough = std::all_of(needed.begin(), needed.end(), [&](std::string_view n) { return b.valueOf(n).has_value(); });
+    if (enough) b.plan("awq_gemm", variant, known(b, {"M", "N", "K", "group_size"}), axis);
+    b.fallbackCommand(axis);
+}
+
+void attentionFigures(FindingBuilder& b) {
+    b.value("head_dim", b.figure(LogFigure::HeadDim));
+    b.value("head_dim_v", b.figure(LogFigure::HeadDimV));
+    b.value("batch", b.figure(LogFigure::Batch));
+    b.value("heads", b.figure(LogFigure::Heads));
+    if (auto seq = b.figure(LogFigure::Seq)) {
+        b.value("seqlen_q", seq);
+        b.value("seqlen_k", seq);
+    }
+}
+
+std::vector<DiagnosisValue> attentionShape(const FindingBuilder& b) {
+    auto values = known(b, {"batch", "seqlen_q", "seqlen_k", "heads", "head_dim", "head_dim_v"});
+    // FA2 takes one head size for Q, K and V: a log that names only head_dim means both.
+    if (b.valueOf("head_dim") && !b.valueOf("head_dim_v")) values.push_back({"head_dim_v", *b.valueOf("head_dim")});
+    return values;
+}
+
+void buildAttentionArch(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    b.kernel("attention", "fa2");
+    attentionFigures(b);
+    f.title = "FlashAttention refuses a pre-Ampere GPU" + (f.arch.empty() ? std::string() : " (" + f.arch + ")");
+    f.explanation = "FlashAttention-2 uses Ampere (sm_80) tensor-core instructions and refuses older GPUs before launching.";
+    f.fix = "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU, or use an sm_80+ GPU";
+    if (b.deviceNamed()) b.plan("attention", "fa2", attentionShape(b), "head_dim");
+    b.fallbackCommand("head_dim");
+}
+
+void buildAttentionHeadDim(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    b.kernel("attention", "fa2");
+    attentionFigures(b);
+    const auto hd = b.valueOf("head_dim");
+    const auto limit = groupNumber(m, 1);
+    const bool multiple = f.signature == "attention.head_dim_multiple";
+    f.title = multiple ? "FlashAttention: head_dim " + (hd ? str(*hd) + " " : std::string()) + "is not a multiple of 8"
+                       : "FlashAttention: head_dim " + (hd ? str(*hd) + " " : std::string()) + "over 256";
+    if (hd && limit) f.limit = LimitHit{multiple ? "head_dim % 8" : "head_dim", *limit, *hd};
+    f.explanation = multiple ? "FlashAttention-2 loads heads in 8-element vectors: head_dim must be a multiple of 8."
+                             : "FlashAttention-2 is compiled for head_dim buckets up to 256.";
+    f.fix = multiple ? "pad head_dim to the next multiple of 8" : "route head_dim > 256 to another backend (e.g. PyTorch SDPA)";
+    if (hd) b.plan("attention", "fa2", attentionShape(b), "head_dim");
+    b.fallbackCommand("head_dim");
+}
+
+void buildAttentionDtype(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    b.kernel("attention", "fa2");
+    attentionFigures(b);
+    if (f.signature == "attention.dtype") {
+        f.title = "FlashAttention got a dtype other than fp16/bf16";
+        f.explanation = "FlashAttention-2 is compiled for fp16 and bf16 only (float32 inputs are refused).";
+        f.fix = "cast q, k and v to torch.float16 or torch.bfloat16 (bf16 needs sm_80+), or use PyTorch SDPA for float32";
+    } else if (f.signature == "attention.same_dtype") {
+        f.title = "FlashAttention: q, k and v have different dtypes";
+        f.explanation = "FlashAttention-2 needs one dtype for query, key and value.";
+        f.fix = "cast key and value to the query's dtype";
+    } else {
+        f.title = "FlashAttention: bfloat16 on a pre-Ampere GPU";
+        f.explanation = "bf16 tensor-core instructions exist from sm_80 only.";
+        f.fix = "use float16 on this GPU (FlashAttention itself also needs sm_80+; use PyTorch SDPA there)";
+    }
+    b.fallbackCommand("head_dim");
+}
+
+void buildTileCapacity(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    b.kernel("attention", "sm120_tile_search");
+    b.value("head_dim", groupNumber(m, 1));
+    b.value("head_dim_v", groupNumber(m, 2));
+    b.value("smem_limit", groupNumber(m, 4));
+    attentionFigures(b);
+    const auto hd = b.valueOf("head_dim");
+    const auto hdv = b.valueOf("head_dim_v");
+    f.title = "no attention tile fits shared memory" + (hd ? " at head_dim " + str(*hd) : std::string()) +
+              (f.arch.empty() ? std::string() : " on " + f.arch);
+    f.explanation = "The FA4-on-SM120 style tile search tried every (tile_m, tile_n) candidate for this head size; none "
+                    "fits the device's opt-in shared memory per block" +
+                    (b.valueOf("smem_limit") ? " (" + withThousands(*b.valueOf("smem_limit")) + " B)." : std::string("."));
+    f.fix = "route this head_dim to another backend, or use a GPU with a larger opt-in shared-memory limit";
+    if (hd && hdv) b.plan("attention", "sm120_tile_search", attentionShape(b), "head_dim");
+    b.fallbackCommand("head_dim");
+}
+
+void buildLooseCapacity(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    b.value("smem_limit", groupNumber(m, 2));
+    attentionFigures(b);
+    const bool attention = b.valueOf("head_dim").has_value() || b.near({"fa4"}) || b.near({"flash"});
+    if (attention) b.kernel("attention", "sm120_tile_search");
+    f.title = "no tile fits shared memory" + (f.arch.empty() ? std::string() : " on " + f.arch);
+    f.explanation = "A tile search found no candidate under the device's shared-memory capacity.";
+    f.fix = "use a smaller tile or head size, or a GPU with a larger opt-in shared-memory limit";
+    if (const auto limit = b.valueOf("smem_limit")) {
+        const auto archs = archsWithOptin(b.scope().devices, *limit);
+        if (!archs.empty()) f.explanation += " " + withThousands(*limit) + " B is the opt-in limit of " + joinList(archs) + ".";
+    }
+    if (attention && b.valueOf("head_dim")) b.plan("attention", "sm120_tile_search", attentionShape(b), "head_dim");
+    b.fallbackCommand("head_dim");
+}
+
+// Shared memory over the opt-in limit, as CuTe DSL ("launch shared memory exceeds current GPU arch") and
+// Triton ("out of resource: shared memory") report it.
+void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const bool triton = f.signature == "smem.triton";
+    const auto allocated = groupNumber(m, triton ? 1 : 2);
+    const auto maximum = groupNumber(m, triton ? 2 : 3);
+    b.value("smem_bytes", allocated);
+    b.value("smem_limit", maximum);
+    attentionFigures(b);
+    if (allocated && maximum) f.limit = LimitHit{"smem_per_block_optin", *maximum, *allocated};
+    f.title = "shared memory per block over the limit" +
+              (allocated && maximum ? ": " + withThousands(*allocated) + " B > " + withThousands(*maximum) + " B" : std::string()) +
+              (f.arch.empty() ? std::string() : " on " + f.arch);
+    f.explanation = triton ? "Triton compiled a kernel whose shared memory exceeds what this GPU grants one block (its opt-in limit)."
+                           : "The kernel asked for more dynamic shared memory than this GPU grants one block (its opt-in "
+                             "limit); the runtime refuses the launch with cudaErrorInvalidValue.";
+    if (maximum) {
+        const auto archs = archsWithOptin(b.scope().devices, *maximum);
+        if (!archs.empty()) f.explanation += " " + withThousands(*maximum) + " B is the opt-in limit of " + joinList(archs) + ".";
+    }
+    f.fix = triton ? "reduce BLOCK sizes or num_stages" : "use a smaller tile or fewer pipeline stages";
+    if (allocated && maximum)
+        f.fix += " (" + withThousands(*allocated - *maximum) + " B too many)";
+    if (allocated) {
+        const auto larger = devicesWithOptinAtLeast(b.scope().devices, *allocated);
+        if (!larger.empty()) f.fix += "; or run on a GPU whose opt-in limit fits " + withThousands(*allocated) + " B: " + joinList(larger);
+    }
+    const bool attention = b.valueOf("head_dim").has_value() && (b.near({"attn"}) || b.near({"attention"}) || b.near({"flash"}));
+    if (attention) {
+        b.kernel("attention", "");
+        b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
+    }
+    b.fallbackCommand("head_dim");
+}
+
+void buildBucketOverflow(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    b.kernel("gemm_bucket", "oproj");
+    b.value("M", groupNumber(m, 1));
+    b.value("N", b.figure(LogFigure::N));
+    b.value("K", b.figure(LogFigure::K));
+    const auto rows = b.valueOf("M");
+    const auto top = groupNumber(m, 3);
+    if (rows && top) f.limit = LimitHit{"max_tokens", *top, *rows};
+    f.title = "gemm_ar: M=" + (rows ? str(*rows) : std::string("?")) + " outside every bucket";
+    f.explanation = "The M-bucketed o_proj GEMM rounds M up to a cell of 8..512 rows (MAX_TOKENS" +
+                    (top ? " = " + str(*top) : std::string()) + "); a larger batch of tokens has no cell.";
+    f.fix = "chunk M into blocks of at most " + (top ? str(*top) : std::string("MAX_TOKENS")) +
+            " rows, or cap the scheduler's tokens per step (e.g. chunked prefill size)";
+    if (rows) b.plan("gemm_bucket", "oproj", known(b, {"M", "N", "K"}), "M");
+    b.fallbackCommand("M");
+}
+
+void buildBf16Device(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    f.title = "bfloat16 on a GPU without bf16 support" + (f.arch.empty() ? std::string() : " (" + f.arch + ")");
+    f.explanation = "bf16 needs compute capability 8.0 or newer.";
+    f.fix = "load the model in float16 (vLLM: --dtype half; transformers: torch_dtype=torch.float16)";
+    b.fallbackCommand("");
+}
+
+void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    const DeviceSpec& device = b.planDevice();
+    const std::string family = b.familyFromContext();
+    f.title = "CUDA rejected a launch configuration (grid or block)";
+    f.explanation = "cudaErrorInvalidConfiguration: a grid dimension is 0 or over its limit (y and z: " +
+                    withThousands(device.maxGridDim[1]) + "), or the block is over " + withThousands(device.maxThreadsPerBlock) +
+                    " threads or its per-dimension limits.";
+    f.fix = "find the kernel with CUDA_LAUNCH_BLOCKING=1 and compare its grid and block with the device's limits";
+    if (family == "awq_gemm") {
+        b.kernel("awq_gemm", "legacy_grid_y");
+        b.value("M", gemmM(b));
+        linearFigures(b);
+        f.title = "AWQ GEMM launch rejected: grid.y over its limit (the legacy llm-awq launch)";
+        f.explanation += " The original llm-awq GEMM launch puts ceil(M/16) * N/128 blocks on grid.y, which overflows "
+                         "at long prefills (llm-awq issue #7).";
+        f.fix = "use a kernel that flattens the grid into grid.x (AutoAWQ / vLLM), or split the prefill into chunks";
+        if (b.valueOf("M") && b.valueOf("N"))
+            b.plan("awq_gemm", "legacy_grid_y", known(b, {"M", "N", "K", "group_size"}), "M");
+        b.fallbackCommand("M");
+        return;
+    }
+    if (family == "awq_gemv") {
+        b.kernel("awq_gemv", "gemv");
+        linearFigures(b);
+        b.value("M", b.figure(LogFigure::Batch));
+        if (b.valueOf("N")) b.plan("awq_gemv", "gemv", known(b, {"M", "N", "K", "group_size"}), "N");
+        b.fallbackCommand("N");
+        return;
+    }
+    if (family == "attention") {
+        b.kernel("attention", "fa2");
+        attentionFigures(b);
+        if (b.valueOf("batch") || b.valueOf("heads")) b.plan("attention", "fa2", attentionShape(b), "batch");
+        b.fallbackCommand("batch");
+        return;
+    }
+    if (family == "gemm_bucket") {
+        b.kernel("gemm_bucket", "oproj");
+        b.value("M", gemmM(b));
+        if (b.valueOf("M")) b.plan("gemm_bucket", "oproj", known(b, {"M", "N", "K"}), "M");
+        b.fallbackCommand("M");
+        return;
+    }
+    b.value("batch", b.figure(LogFigure::Batch));
+    b.value("seq", b.figure(LogFigure::Seq));
+    b.fallbackCommand("");
+}
+
+void buildOutOfResources(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    const std::string family = b.familyFromContext();
+    if (!family.empty()) b.kernel(family, "");
+    const auto threads = b.figure(LogFigure::Threads);
+    const auto registers = b.figure(LogFigure::Registers);
+    b.value("threads_per_block", threads);
+    b.value("registers_per_thread", registers);
+    const DeviceSpec& device = b.planDevice();
+    f.title = "too many resources requested for launch (registers x threads)";
+    f.explanation = "cudaErrorLaunchOutOfResources: the block's registers (registers per thread x threads, allocated per "
+                    "warp) exceed the register file one block may use (" + withThousands(device.regsPerBlock) + ").";
+    f.fix = "cap registers per thread (__launch_bounds__ or -maxrregcount) or launch fewer threads per block";
+    if (threads && registers && *threads > 0 && *registers > 0) {
+        // The runtime's own rule (launch_checks) decides; the limits come from the device.
+        const KernelResourceTable noTable;
+        auto launches = [&](std::int64_t t, int r) {
+            LaunchPlan probe;
+            probe.block = {t, 1, 1};
+            probe.registers = r;
+            finishLaunch(probe, device, noTable, PlanDetail::Brief);
+            return probe;
+        };
+        const LaunchPlan asLogged = launches(*threads, static_cast<int>(*registers));
+        if (asLogged.verdict == Verdict::OutOfResources && asLogged.limit) f.limit = asLogged.limit;
+        std::int64_t maxThreads = 0;
+        for (std::int64_t t = *threads; t >= device.warpSize; t -= device.warpSize)
+            if (launches(t, static_cast<int>(*registers)).ok()) {
+                maxThreads = t;
+                break;
+            }
+        int maxRegisters = 0;
+        for (int r = static_cast<int>(*registers); r >= 1; --r)
+            if (launches(*threads, r).ok()) {
+                maxRegisters = r;
+                break;
+            }
+        if (asLogged.verdict == Verdict::OutOfResources) {
+            std::vector<std::string> options;
+            if (maxRegisters > 0)
+                options.push_back("cap registers at " + str(maxRegisters) + " per thread for " + str(*threads) +
+                                  " threads (__launch_bounds__(" + str(*threads) + ") or -maxrregcount=" + str(maxRegisters) + ")");
+            if (maxThreads > 0)
+                options.push_back("launch at most " + str(maxThreads) + " threads per block at " + str(*registers) + " registers");
+            if (!options.empty()) {
+                f.fix.clear();
+                for (const auto& o : options) f.fix += (f.fix.empty() ? "" : "; or ") + o;
+            }
+            f.explanation += " With " + str(*registers) + " registers x " + str(*threads) + " threads the block needs " +
+                             withThousands(asLogged.limit ? asLogged.limit->actual : 0) + " registers on " + device.archName() +
+                             (b.deviceNamed() ? "" : " (" + device.id + ", the database default: the log names no device)") + ".";
+        } else {
+            f.explanation += " " + str(*registers) + " registers x " + str(*threads) +
+                             " threads fit the register file on " + device.archName() + ": another resource of the launch is over.";
+        }
+    }
+    // The bundled kernels' launches do not explain a tuning run's block size: show the device's limits.
+    f.command = "tilescope-cli devices" + (b.deviceNamed() ? " " + device.id : std::string());
+}
+
+std::optional<std::int64_t> parseSize(const std::string& number, const std::string& unit) {
+    double value = 0;
+    try {
+        value = std::stod(number);
+    } catch (...) {
+        return std::nullopt;
+    }
+    std::string u;
+    for (char c : unit) u += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    const bool binary = u.find('I') != std::string::npos;
+    const double base = binary ? 1024.0 : 1000.0;
+    double scale = 1;
+    switch (u.empty() ? 'B' : u[0]) {
+        case 'K': scale = base; break;
+        case 'M': scale = base * base; break;
+        case 'G': scale = base * base * base; break;
+        case 'T': scale = base * base * base * base; break;
+        default: scale = 1;
+    }
+    return static_cast<std::int64_t>(std::llround(value * scale));
+}
+
+void buildOutOfMemory(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    static const std::regex tried(R"(tried to allocate\s*([\d.]+)\s*([KMGT]i?B|bytes|B)\b)", std::regex::ECMAScript | std::regex::icase);
+    static const std::regex total(R"((?:total capacity of\s*([\d.]+)\s*([KMGT]i?B))|(?:([\d.]+)\s*([KMGT]i?B) total capacity))",
+                                  std::regex::ECMAScript | std::regex::icase);
+    static const std::regex free(R"(([\d.]+)\s*([KMGT]i?B)\s+(?:is\s+)?free)", std::regex::ECMAScript | std::regex::icase);
+    const std::string& text = b.scope().log.line(b.line());
+    SvMatch m;
+    if (std::regex_search(text, m, tried)) b.value("tried_to_allocate_bytes", parseSize(m.str(1), m.str(2)));
+    if (std::regex_search(text, m, total))
+        b.value("total_capacity_bytes", m[1].matched ? parseSize(m.str(1), m.str(2)) : parseSize(m.str(3), m.str(4)));
+    if (std::regex_search(text, m, free)) b.value("free_bytes", parseSize(m.str(1), m.str(2)));
+    b.value("batch", b.figure(LogFigure::Batch));
+    b.value("seq", b.figure(LogFigure::Seq));
+    const std::string lower = lowercaseAscii(text);
+    const bool device = lower.find("cuda") != std::string::npos || lower.find("gpu") != std::string::npos ||
+                        lower.find("device") != std::string::npos || lower.find("outofmemoryerror") != std::string::npos;
+    f.title = device ? "device out of memory" : "out of memory (device or host: the line does not say)";
+    f.explanation = device ? "The buffers did not fit in device memory."
+                           : "Something ran out of memory; the line names neither CUDA nor a GPU, so this may be host memory.";
+    f.fix = "lower the batch size or sequence length (the KV cache grows with both), free cached memory, or use a GPU with more memory";
+    if (const auto capacity = b.valueOf("total_capacity_bytes")) {
+        std::vector<std::string> larger;
+        for (const auto& d : b.scope().devices.devices())
+            if (d.memoryBytes > *capacity) larger.push_back(d.id);
+        if (!larger.empty()) f.fix += " (" + joinList(larger) + ")";
+    }
+    const auto want = b.valueOf("tried_to_allocate_bytes");
+    const auto available = b.valueOf("free_bytes");
+    if (want && available) f.limit = LimitHit{"free_memory_bytes", *available, *want};
+    b.fallbackCommand("");
+}
+
+void buildInvalidValue(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    const std::string family = b.familyFromContext();
+    if (!family.empty()) b.kernel(family, "");
+    f.title = "CUDA error: invalid argument (cudaErrorInvalidValue)";
+    f.explanation = "At a kernel launch this usually means dynamic shared memory over the device's opt-in limit (" +
+                    withThousands(b.planDevice().smemPerBlockOptin) + " B on " + b.planDevice().archName() +
+                    "): the cudaFuncSetAttribute call or the launch is refused.";
+    f.fix = "compare the kernel's dynamic shared memory with the device's opt-in limit; use a smaller tile, or a GPU with a larger limit";
+    b.fallbackCommand("");
+}
+
+const std::vector<Signature>& signatures() {
+    using V = Verdict;
+    // Specific texts first: one finding per line, the first signature that matches wins.
+    static const std::vector<Signature> list{
+        {"attention.tile_capacity", {"head_dim_v"},
+         R"(\(\s*head_dim\s*,\s*head_dim_v\s*\)\s*=\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*exceeds\s+(\w+)\s+shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
+         V::NoTileFits, false, buildTileCapacity},
+        {"smem.launch_arch", {"launch shared memory"},
+         R"(launch shared memory exceeds current GPU arch\s+(sm_\w+)\s+allowed\.?(?:\s*Allocated:\s*(\d+)\s*bytes\.?\s*Max:\s*(\d+)\s*bytes\.?)?)",
+         V::InvalidLaunch, true, buildSmemOverLimit},
+        {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
+         V::InvalidLaunch, false, buildSmemOverLimit},
+        {"gemm_bucket.overflow", {"gemm_ar"}, R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
+         V::BucketOverflow, false, buildBucketOverflow},
+        {"awq_gemv.batch", {"only supports batch size 1"}, R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",
+         V::UnsupportedShape, false, buildGemvBatch},
+        {"awq_gemv.fast_batch", {"unsupported batch size"}, R"(Unsupported batch size for gemv kernel\.?)", V::UnsupportedShape,
+         false, buildGemvFastBatch},
+        {"awq_gemv.group", {"unsupported group size"}, R"(Unsupported group size for gemv kernel\.?)", V::UnsupportedShape, false,
+         buildGemvGroup},
+        {"awq_gemm.cta_n", {"cta_n"}, R"(OC is not multiple of cta_N\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
+        {"awq_gemm.pack_num", {"pack_num"}, R"(OC is not multiple of pack_num\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
+        {"awq_gemm.group_multiple", {"group size should"}, R"(Group size should be a multiple of (\d+))", V::UnsupportedShape, false,
+         buildGemmCheck},
+        {"awq_gemm.oc_group", {"oc is not multiple of group"}, R"(OC is not multiple of Group size)", V::UnsupportedShape, false,
+         buildGemmCheck},
+        {"awq_gemm.ic_group", {"ic is not multiple"}, R"(IC is not multiple of (?:Group size|32))", V::UnsupportedShape, false,
+         buildGemmCheck},
+        {"attention.arch", {"ampere gpus"}, R"(FlashAttention only supports Ampere GPUs or newer\.?)", V::UnsupportedDevice, false,
+         buildAttentionArch},
+        {"attention.head_dim", {"head dimension at most"}, R"(FlashAttention forward only supports head dimension at most (\d+))",
+         V::UnsupportedShape, false, buildAttentionHeadDim},
+        {"attention.head_dim_multiple", {"head_size that is a multiple"}, R"((?:query, key, value, and out_ )?must have a head_size that is a multiple of (\d+))",
+         V::UnsupportedShape, false, buildAttentionHeadDim},
+        {"attention.dtype", {"fp16 and bf16"}, R"(FlashAttention only supports? fp16 and bf16 data type)", V::UnsupportedShape,
+         false, buildAttentionDtype},
+        {"attention.bf16_arch", {"bfloat16 is only supported on ampere"}, R"(bfloat16 is only supported on Ampere GPUs or newer)",
+         V::UnsupportedDevice, false, buildAttentionDtype},
+        {"attention.same_dtype", {"must have the same dtype"}, R"(query and (?:key|value) must have the same dtype)",
+         V::UnsupportedShape, false, buildAttentionDtype},
+        {"device.bf16", {"bfloat16 is only supported on gpus"},
+         R"(Bfloat16 is only supported on GPUs with compute capability of at least (\d+)\.(\d+))", V::UnsupportedDevice, false,
+         buildBf16Device},
+        {"smem.capacity", {"memory capacity"}, R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
+         V::NoTileFits, false, buildLooseCapacity},
+        {"cuda.out_of_resources", {"too many resources", "launchoutofresources"}, R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
+         V::OutOfResources, true, buildOutOfResources},
+        {"cuda.invalid_configuration", {"invalid configuration", "invalidconfiguration"}, R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
+         V::InvalidLaunch, true, buildInvalidConfiguration},
+        {"cuda.out_of_memory", {"out of memory", "outofmemory", "memoryallocation"},
+         R"(CUDA out of memory|(?:CUDA error:\s*)?out of memory|cudaErrorMemoryAllocation|OutOfMemoryError)", V::OutOfMemory, true,
+         buildOutOfMemory},
+        {"cuda.invalid_value", {"invalid argument", "invalidvalue"}, R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue)", V::InvalidLaunch, true,
+         buildInvalidValue},
+    };
+    return list;
+}
+
+const std::vector<std::regex>& compiledSignatures() {
+    static const std::vector<std::regex> compiled = [] {
+        std::vector<std::regex> out;
+        for (const auto& s : signatures()) out.emplace_back(s.pattern, std::regex::ECMAScript | std::regex::icase);
+        return out;
+    }();
+    return compiled;
+}
+
+bool hasNeedle(const std::string& lower, const Signature& signature) {
+    return std::any_of(signature.needles.begin(), signature.needles.end(),
+                       [&](std::string_view n) { return !n.empty() && lower.find(n) != std::string::npos; });
+}
+
+}  // namespace
+
+// The first signature matching `text` (`lower` is its lowercase copy); with `mustCross`, only a
+// match that starts before it and ends after it (a message wrapped onto the next line).
+std::optional<std::pair<std::size_t, SvMatch>> matchSignature(const std::string& text, const std::string& lower,
+                                                              std::optional<std::size_t> mustCross) {
+    const auto& list = signatures();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!hasNeedle(lower, list[i])) continue;
+        SvMatch match;
+        if (!std::regex_search(text, match, compiledSignatures()[i])) continue;
+        if (mustCross) {
+            const auto start = static_cast<std::size_t>(match.position(0));
+            const auto end = start + static_cast<std::size_t>(match.length(0));
+            if (!(start < *mustCross && end > *mustCross)) continue;
+        }
+        return std::make_pair(i, std::move(match));
+    }
+    return std::nullopt;
+}
+
+// Whether the line ends with the start of a needle: a message broken there may go on after the
+// next line's log prefix, where the raw pair does not show the whole needle.
+bool endsWithNeedleStart(std::string_view lower) {
+    while (!lower.empty() && lower.back() == ' ') lower.remove_suffix(1);
+    for (const auto& signature : signatures())
+        for (std::string_view needle : signature.needles)
+            for (std::size_t n = 1; n < needle.size() && n <= lower.size(); ++n)
+                if (needle[n - 1] == lower.back() && lower.substr(lower.size() - n) == needle.substr(0, n)) return true;
+    return false;
+}
+
+bool anyNeedle(const std::string& lower) {
+    return std::any_of(signatures().begin(), signatures().end(), [&](const Signature& s) { return hasNeedle(lower, s); });
+}
+
+bool signatureFromCudaRuntime(std::size_t index) { return signatures()[index].cudaRuntime; }
+
+DiagnosisFinding buildFinding(const LogScope& scope, std::size_t index, const SvMatch& match, const std::string& matchedText,
+                              int line) {
+    const Signature& signature = signatures()[index];
+    FindingBuilder builder(scope, line, matchedText);
+    DiagnosisFinding& f = builder.finding();
+    f.kind = signature.kind;
+    f.signature = std::string(signature.id);
+    f.message = match.str(0);
+    if (signature.kind == Verdict::OutOfMemory)  // the allocator's details follow the signature
+        f.message = std::string(match[0].first, matchedText.end());
+    signature.build(builder, match);
+    return std::move(f);
+}
+
+}  // namespace tilescope

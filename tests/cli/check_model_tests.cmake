@@ -1,0 +1,18 @@
+# Golden tests for `tilescope-cli check-model` (the helper function lives in diagnose_tests.cmake).
+set(models resources/models)
+tilescope_cli_golden(check_model_gemv_rtx5090
+  "check-model|tests/data/casperhansen__mistral-7b-instruct-awq-gemv|--device|rtx-5090|--batch|1,8,64" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_mistral_json
+  "check-model|${models}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json|--device|rtx-5090|--batch|1,8,64|--json"
+  GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_gemma_t4_seq
+  "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|-d|t4|--batch|1,8|--seq|1,2048" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_gemma2_h100
+  "check-model|${models}/hugging-quants__gemma-2-9b-it-AWQ-INT4__config.json|-d|h100-sxm|--batch|1,8,64" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_qwen3_l4
+  "check-model|${models}/Wfiles__awq_quantized__config.json|-d|l4|--batch|1,64|--seq|1,512" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_quant_config_alone
+  "check-model|${models}/casperhansen__mistral-7b-instruct-awq-gemv__quant_config.json" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_contradictory "check-model|tests/data/check_model_contradictory" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_bad_batch
+  "check-model|${models}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json|--batch|8,0" GOLDEN_DIR check_model_golden)

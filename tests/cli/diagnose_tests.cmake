@@ -1,0 +1,28 @@
+# Golden tests for `tilescope-cli diagnose` and `check-model`: output and exit code per case.
+function(tilescope_cli_golden name arguments)
+  cmake_parse_arguments(PARSE_ARGV 2 golden "" "INPUT;GOLDEN_DIR" "")
+  set(extra)
+  if(golden_INPUT)
+    set(extra "-DINPUT=${PROJECT_SOURCE_DIR}/${golden_INPUT}")
+  endif()
+  add_test(NAME cli.${name}
+           COMMAND ${CMAKE_COMMAND} "-DCLI=$<TARGET_FILE:tilescope-cli>" "-DARGS=${arguments}"
+                   "-DWORKDIR=${PROJECT_SOURCE_DIR}" "-DGOLDEN=${CMAKE_CURRENT_SOURCE_DIR}/${golden_GOLDEN_DIR}/${name}.txt"
+                   "-DACTUAL=${CMAKE_CURRENT_BINARY_DIR}/${name}.actual.txt" ${extra}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/diagnose_golden.cmake)
+  set_tests_properties(cli.${name} PROPERTIES LABELS cli)
+endfunction()
+
+set(logs tests/data/logs)
+foreach(log awq_gemm_oc awq_gemv_batch awq_legacy_grid cascade fa2_headdim fa4_sm120 gemm_ar_bucket gemv_fast_batch
+            smem_launch_sm89 too_many_resources)
+  tilescope_cli_golden(diagnose_${log} "diagnose|${logs}/${log}.log" GOLDEN_DIR diagnose_golden)
+endforeach()
+tilescope_cli_golden(diagnose_cascade_json "diagnose|${logs}/cascade.log|--json" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_fa4_sm120_json "diagnose|${logs}/fa4_sm120.log|--json" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_stdin "diagnose|-" INPUT ${logs}/gemm_ar_bucket.log GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_no_signature "diagnose|tests/data/diagnose_no_signature.log" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_no_signature_json "diagnose|tests/data/diagnose_no_signature.log|--json" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_empty "diagnose|tests/data/diagnose_empty.log" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_binary "diagnose|tests/data/diagnose_binary.bin" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_missing_file "diagnose|tests/data/no-such-file.log" GOLDEN_DIR diagnose_golden)
