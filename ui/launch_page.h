@@ -1,0 +1,35 @@
+// LaunchPage: grid, block, threads, shared memory, registers and waves, each as a bar against
+// its device limit (red where over, limits named), above the same figures as a table.
+#pragma once
+
+#include <QWidget>
+
+class QTableView;
+class QCPBars;
+
+namespace tilescope {
+
+class ExplorerState;
+class LaunchModel;
+class PlotWidget;
+
+class LaunchPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit LaunchPage(ExplorerState* state, QWidget* parent = nullptr);
+
+    LaunchModel* model() const { return m_model; }
+    PlotWidget* plot() const { return m_plot; }
+
+private:
+    void refresh();
+
+    ExplorerState* m_state;
+    LaunchModel* m_model;
+    PlotWidget* m_plot;
+    QCPBars* m_within;
+    QCPBars* m_over;
+    QTableView* m_table;
+};
+
+}  // namespace tilescope

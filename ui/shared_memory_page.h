@@ -1,0 +1,34 @@
+// SharedMemoryPage: every tile candidate the planner tried, its bytes against the shared-memory
+// capacity line of each device, the chosen one highlighted.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableView;
+
+namespace tilescope {
+
+class CandidateModel;
+class ExplorerState;
+class PlotWidget;
+
+class SharedMemoryPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SharedMemoryPage(ExplorerState* state, QWidget* parent = nullptr);
+
+    CandidateModel* model() const { return m_model; }
+    PlotWidget* plot() const { return m_plot; }
+
+private:
+    void refresh();
+
+    ExplorerState* m_state;
+    CandidateModel* m_model;
+    PlotWidget* m_plot;
+    QTableView* m_table;
+    QLabel* m_note;
+};
+
+}  // namespace tilescope
