@@ -45,7 +45,7 @@ OccupancyCurves occupancyCurves(const DeviceSpec& device, const OccupancyCurveIn
     }
 
     Occupancy current;
-    if (computeOccupancy(device, baseInput(input), current)) curves.current = current;
+    if (computeOccupancy(device, baseInput(input), current) && current.activeBlocksPerSm > 0) curves.current = current;
     return curves;
 }
 

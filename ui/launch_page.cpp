@@ -49,6 +49,7 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setSizes({560, 300});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
@@ -70,7 +71,9 @@ void LaunchPage::refresh() {
         ticker->addTick(key, QString::fromStdString(u.label));
         QString label;
         double barEnd = 0.0;
-        if (!u.value) {
+        if (!u.value && !u.limit) {
+            label = tr("unknown — needs occupancy, which needs the register count");
+        } else if (!u.value) {
             label = tr("unknown — no ptxas register table in this build (limit %1 %2)")
                         .arg(u.limit ? groupedNumber(*u.limit) : QString(), QString::fromStdString(u.limitName));
         } else if (auto f = u.fraction()) {

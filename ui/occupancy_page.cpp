@@ -51,9 +51,14 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
         m_plots[i]->setObjectName(QLatin1String(kNames[i]));
         m_plots[i]->xAxis->setLabel(tr(kTitles[i]));
         m_plots[i]->yAxis->setLabel(tr("Active warps per SM"));
-        m_plots[i]->legend->setVisible(true);
-        m_plots[i]->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-        m_plots[i]->applyPalette();
+        // Legend in its own row under the graph, so it never hides a curve.
+        PlotWidget* plot = m_plots[i];
+        plot->legend->setVisible(true);
+        plot->plotLayout()->addElement(1, 0, plot->legend);
+        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot->legend->setWrap(4);
+        plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        plot->applyPalette();
     }
     m_assumedRegisters->setObjectName(QStringLiteral("assumedRegisters"));
     m_assumedRegisters->setRange(1, 255);
@@ -107,16 +112,22 @@ void OccupancyPage::refresh() {
     for (const Series& s : series) {
         const QString device = QString::fromStdString(s.device->id);
         maxWarps = std::max(maxWarps, s.curves.maxWarpsPerSm);
-        addCurve(m_plots[0], s.curves.blockSize, s.colour, device + assumption);
+        addCurve(m_plots[0], s.curves.blockSize, s.colour, device);
         addCurve(m_plots[1], s.curves.registers, s.colour, device);
-        addCurve(m_plots[2], s.curves.sharedMemory, s.colour, device + assumption);
+        addCurve(m_plots[2], s.curves.sharedMemory, s.colour, device);
         if (!launchKnown || !s.curves.current) continue;
         const double warps = s.curves.current->activeWarpsPerSm;
-        markPoint(m_plots[0], input.threadsPerBlock, warps, s.colour, tr("%1 current%2").arg(device, assumption));
-        markPoint(m_plots[2], static_cast<double>(plan.totalSmem()), warps, s.colour, tr("%1 current%2").arg(device, assumption));
+        markPoint(m_plots[0], input.threadsPerBlock, warps, s.colour, tr("%1 current").arg(device));
+        markPoint(m_plots[2], static_cast<double>(plan.totalSmem()), warps, s.colour, tr("%1 current").arg(device));
         if (registersKnown) markPoint(m_plots[1], registers, warps, s.colour, tr("%1 current").arg(device));
     }
     if (!registersKnown) {
+        for (PlotWidget* plot : {m_plots[0], m_plots[2]}) {
+            QCPItemText* assumed = addPlotLabel(plot, tr("assumption: %1 registers per thread").arg(registers));
+            assumed->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+            assumed->position->setType(QCPItemPosition::ptAxisRectRatio);
+            assumed->position->setCoords(0.98, 0.02);
+        }
         QCPItemText* note = addPlotLabel(m_plots[1], tr("current point: unknown (no ptxas register count in this build)"));
         note->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
