@@ -191,7 +191,10 @@ void BoundaryPage::setAxes(int xParameter, int yParameter, int cells) {
 
 void BoundaryPage::setAxis(bool isY, const SweepAxis& axis) {
     if (axis.values.empty() || axis.parameter < 0 || axis.parameter >= static_cast<int>(m_state->parameters().size())) return;
-    (isY ? m_y : m_x) = axis;
+    if (isY)
+        m_y = axis;
+    else
+        m_x = axis;
     syncAxisControls();
     requestMap();
 }

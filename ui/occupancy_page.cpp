@@ -78,13 +78,26 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
     grid->addWidget(m_plots[2], 1, 0);
     grid->addWidget(side, 1, 1);
     connect(m_assumedRegisters, &QSpinBox::valueChanged, this, &OccupancyPage::refresh);
-    connect(state, &ExplorerState::changed, this, &OccupancyPage::refresh);
+    connect(state, &ExplorerState::changed, this, &OccupancyPage::scheduleRefresh);
     refresh();
 }
 
 QString OccupancyPage::summary() const { return m_summary->text(); }
 
+void OccupancyPage::scheduleRefresh() {
+    if (isVisible())
+        refresh();
+    else
+        m_dirty = true;
+}
+
+void OccupancyPage::showEvent(QShowEvent* event) {
+    if (m_dirty) refresh();
+    QWidget::showEvent(event);
+}
+
 void OccupancyPage::refresh() {
+    m_dirty = false;
     const LaunchPlan& plan = m_state->plan();
     const bool registersKnown = plan.registers.has_value();
     m_assumedRegisters->setEnabled(!registersKnown);

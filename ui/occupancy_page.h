@@ -26,10 +26,17 @@ public:
     QSpinBox* assumedRegistersBox() const { return m_assumedRegisters; }
     QString summary() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // Hidden pages only note that they are stale, so a held spin box costs the GUI thread
+    // the visible page alone; they catch up when shown.
+    void scheduleRefresh();
     void refresh();
 
     ExplorerState* m_state;
+    bool m_dirty = false;
     PlotWidget* m_plots[3];
     QSpinBox* m_assumedRegisters;
     QLabel* m_summary;

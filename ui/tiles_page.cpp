@@ -62,7 +62,7 @@ TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
     connect(m_from, &QSpinBox::valueChanged, this, &TilesPage::refresh);
     connect(m_to, &QSpinBox::valueChanged, this, &TilesPage::refresh);
     connect(state, &ExplorerState::kernelChanged, this, &TilesPage::resetForFamily);
-    connect(state, &ExplorerState::changed, this, &TilesPage::refresh);
+    connect(state, &ExplorerState::changed, this, &TilesPage::scheduleRefresh);
     resetForFamily();
 }
 
@@ -84,10 +84,23 @@ void TilesPage::setParameter(int parameter) {
     for (QSpinBox* spin : {m_from, m_to}) spin->setRange(clampToInt(spec.minimum), clampToInt(spec.maximum));
     m_from->setValue(clampToInt(from));
     m_to->setValue(clampToInt(to));
-    refresh();
+    scheduleRefresh();
+}
+
+void TilesPage::scheduleRefresh() {
+    if (isVisible())
+        refresh();
+    else
+        m_dirty = true;
+}
+
+void TilesPage::showEvent(QShowEvent* event) {
+    if (m_dirty) refresh();
+    QWidget::showEvent(event);
 }
 
 void TilesPage::refresh() {
+    m_dirty = false;
     const int parameter = m_parameter->currentIndex();
     if (parameter < 0) return;
     const ParameterSpec& spec = m_state->parameters()[static_cast<std::size_t>(parameter)];

@@ -24,11 +24,18 @@ public:
     const TileSeries& series() const { return m_series; }
     PlotWidget* plot() const { return m_plot; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // Hidden pages only note that they are stale, so a held spin box costs the GUI thread
+    // the visible page alone; they catch up when shown.
+    void scheduleRefresh();
     void resetForFamily();
     void refresh();
 
     ExplorerState* m_state;
+    bool m_dirty = false;
     PlotWidget* m_plot;
     QComboBox* m_parameter;
     QSpinBox* m_from;

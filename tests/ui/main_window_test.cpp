@@ -193,6 +193,23 @@ private slots:
         QCOMPARE(window.boundaryPage()->result()->map.baseShape()[k], std::int64_t{128 * 40});
     }
 
+    void explicitAxesAreUsed() {  // the --x / --y path of main.cpp
+        MainWindow window(false);
+        QVERIFY(window.state()->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y")));
+        const ParameterList& p = window.state()->parameters();
+        auto x = parseSweepAxis("M=128:32768:+128", p);
+        auto y = parseSweepAxis("N=64:16384:+64", p);
+        QVERIFY(x && y);
+        window.boundaryPage()->setAxis(false, *x);
+        window.boundaryPage()->setAxis(true, *y);
+        QVERIFY(window.waitUntilIdle(30000));
+        const BoundaryMap& map = window.boundaryPage()->result()->map;
+        QCOMPARE(map.width(), 256);
+        QCOMPARE(map.height(), 256);
+        QCOMPARE(map.xAxis().values.back(), std::int64_t{32768});
+        QCOMPARE(map.yAxis()->values.front(), std::int64_t{64});
+    }
+
     void oneAxisGivesOneDimensionalMap() {
         MainWindow window(false);
         QVERIFY(window.state()->setKernel(QStringLiteral("gemm_bucket")));
@@ -242,6 +259,8 @@ private slots:
 
     void registersShownAsUnknown() {
         MainWindow window(false);
+        window.show();
+        QVERIFY(window.showPage(QStringLiteral("occupancy")));
         QCOMPARE(launchValue(window, QStringLiteral("registers per thread")), QStringLiteral("unknown"));
         QVERIFY(window.occupancyPage()->summary().contains(QStringLiteral("<b>unknown</b>")));
         QVERIFY(window.occupancyPage()->assumedRegistersBox()->isEnabled());
