@@ -195,6 +195,10 @@ void BoundaryPage::setAxis(bool isY, const SweepAxis& axis) {
         m_y = axis;
     else
         m_x = axis;
+    {
+        const QSignalBlocker block(m_cells);
+        m_cells->setValue(static_cast<int>(std::max(m_x.values.size(), m_y ? m_y->values.size() : std::size_t{0})));
+    }
     syncAxisControls();
     requestMap();
 }
@@ -275,11 +279,11 @@ void BoundaryPage::showResult() {
     m_plot->yAxis->setRange(-0.5, h - 0.5);
     applyTicks(m_plot->xAxis, map.xAxis());
     const auto& xs = parameters[static_cast<std::size_t>(map.xAxis().parameter)];
-    m_plot->xAxis->setLabel(QString::fromStdString(xs.name) + (xs.scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+    m_plot->xAxis->setLabel(QString::fromStdString(xs.name) + (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
     if (map.yAxis()) {
         applyTicks(m_plot->yAxis, *map.yAxis());
         const auto& ys = parameters[static_cast<std::size_t>(map.yAxis()->parameter)];
-        m_plot->yAxis->setLabel(QString::fromStdString(ys.name) + (ys.scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+        m_plot->yAxis->setLabel(QString::fromStdString(ys.name) + (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
         m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(xs.name)));

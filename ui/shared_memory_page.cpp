@@ -38,6 +38,7 @@ SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({600, 160});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_note);
@@ -100,7 +101,7 @@ void SharedMemoryPage::refresh() {
     };
     std::vector<Line> lines{{&m_state->device(), m_plot->textColour()}};
     if (const DeviceSpec* compare = m_state->compareDevice()) lines.push_back({compare, kCompareColour});
-    double labelRow = 0.97;
+    bool above = true;  // the first device's label sits above its line, the second's below
     for (const Line& line : lines) {
         const double capacity = static_cast<double>(line.device->smemPerBlockOptin);
         top = std::max(top, capacity);
@@ -112,11 +113,13 @@ void SharedMemoryPage::refresh() {
                                                       .arg(QString::fromStdString(line.device->id),
                                                            groupedNumber(capacity),
                                                            QString::fromStdString(line.device->archName())));
-        label->setColor(line.colour);
+        label->setColor(line.colour == m_plot->textColour() ? line.colour : line.colour.darker(130));
+        label->setBrush(palette().brush(QPalette::Base));
+        label->setPadding(QMargins(3, 1, 3, 1));
         label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(labelRow, capacity);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        labelRow -= 0.45;
+        label->position->setCoords(0.995, capacity);
+        label->setPositionAlignment(Qt::AlignRight | (above ? Qt::AlignBottom : Qt::AlignTop));
+        above = !above;
         auto* defaultLine = new QCPItemStraightLine(m_plot);
         defaultLine->point1->setCoords(0, static_cast<double>(line.device->smemPerBlock));
         defaultLine->point2->setCoords(1, static_cast<double>(line.device->smemPerBlock));

@@ -121,27 +121,27 @@ void TilesPage::refresh() {
     waste->setPen(QPen(QColor(0xE6, 0x9F, 0x00), 1.5));
     waste->setLineStyle(QCPGraph::lsStepLeft);
     QCPGraph* failing = m_plot->addGraph();
-    failing->setName(tr("fails (no tile)"));
+    failing->setName(tr("fails (shape check, tile or launch)"));
     failing->setLineStyle(QCPGraph::lsNone);
     const QColor red = toQColor(verdictColour(Verdict::InvalidLaunch));
-    failing->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, red, 5));
+    failing->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, red, 6));
     int failures = 0;
+    // The staircase shows the tile chosen even where the launch then fails (e.g. a cell whose
+    // shared memory exceeds the device): the crosses say which of those points fail.
     for (const TilePoint& p : m_series.points) {
         const double x = static_cast<double>(p.value);
-        if (p.tileId >= 0 && p.verdict == Verdict::Ok) {
-            tiles->addData(x, p.tileId);
-            waste->addData(x, p.paddingWaste * 100.0);
-        } else {
-            tiles->addData(x, qQNaN());
-            waste->addData(x, qQNaN());
-            failing->addData(x, -0.5);
+        const double level = p.tileId >= 0 ? p.tileId : -0.5;
+        tiles->addData(x, p.tileId >= 0 ? level : qQNaN());
+        waste->addData(x, p.tileId >= 0 ? p.paddingWaste * 100.0 : qQNaN());
+        if (p.verdict != Verdict::Ok) {
+            failing->addData(x, level);
             ++failures;
         }
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < static_cast<int>(m_series.tileNames.size()); ++i)
         ticker->addTick(i, QString::fromStdString(m_series.tileNames[static_cast<std::size_t>(i)]));
-    ticker->addTick(-0.5, tr("fails"));
+    ticker->addTick(-0.5, tr("no tile"));
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(-1.0, std::max<double>(1.0, static_cast<double>(m_series.tileNames.size())) + 0.5);
     m_plot->xAxis->setLabel(QString::fromStdString(spec.name));

@@ -74,10 +74,12 @@ void VerdictBannerWidget::refresh() {
                                                   QString::fromStdString(compare->message).toHtmlEscaped()));
     }
     m_label->setText(html);
-    // The verdict colour, lightened so black text stays readable in light and dark themes.
+    // The verdict colour blended towards white, so black text stays readable in any theme.
     const QColor base = toQColor(verdictColour(plan.verdict));
+    constexpr double kTint = 0.4;
+    auto blend = [&](int c) { return static_cast<int>(c * kTint + 255 * (1.0 - kTint)); };
     QPalette p = palette();
-    p.setColor(QPalette::Window, base.lighter(plan.ok() ? 170 : 150));
+    p.setColor(QPalette::Window, QColor(blend(base.red()), blend(base.green()), blend(base.blue())));
     p.setColor(QPalette::WindowText, Qt::black);
     setPalette(p);
     m_label->setPalette(p);
