@@ -59,6 +59,19 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
 
 void LaunchPage::refresh() {
     m_model->setUsage(launchUsage(m_state->plan(), m_state->device()));
+    if (isVisible())
+        refreshPlot();
+    else
+        m_plotDirty = true;
+}
+
+void LaunchPage::showEvent(QShowEvent* event) {
+    if (m_plotDirty) refreshPlot();
+    QWidget::showEvent(event);
+}
+
+void LaunchPage::refreshPlot() {
+    m_plotDirty = false;
     const auto& rows = m_model->usage();
     m_plot->clearItems();
     QVector<double> withinKeys, withinValues, overKeys, overValues;
@@ -89,6 +102,7 @@ void LaunchPage::refresh() {
         }
         QCPItemText* text = addPlotLabel(m_plot, label);
         text->setClipToAxisRect(true);
+        text->setBrush(palette().brush(QPalette::Base));  // the limit line passes behind the text
         text->position->setCoords(barEnd + 2.0, key);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         if (u.over()) text->setColor(red);

@@ -21,10 +21,16 @@ public:
     LaunchModel* model() const { return m_model; }
     PlotWidget* plot() const { return m_plot; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    // The model follows every change; the plot is rebuilt only while the page is visible.
     void refresh();
+    void refreshPlot();
 
     ExplorerState* m_state;
+    bool m_plotDirty = false;
     LaunchModel* m_model;
     PlotWidget* m_plot;
     QCPBars* m_within;

@@ -109,12 +109,18 @@ void ShapePanelWidget::syncFromState() {
     m_compare->setCurrentIndex(m_compare->findData(compare ? QString::fromStdString(compare->id) : QString()));
     const auto family = m_state->kernel().family->name();
     m_family->setCurrentIndex(m_family->findData(QString::fromUtf8(family.data(), static_cast<int>(family.size()))));
-    m_variant->clear();
-    for (const VariantInfo& v : m_state->kernel().family->variants()) {
-        m_variant->addItem(QString::fromStdString(v.name));
-        m_variant->setItemData(m_variant->count() - 1,
-                               QStringLiteral("%1\nupstream: %2").arg(QString::fromStdString(v.description), QString::fromStdString(v.upstream)),
-                               Qt::ToolTipRole);
+    // The variant list changes with the family only; rebuilding it on every edit costs a held spin box.
+    const auto& variants = m_state->kernel().family->variants();
+    const bool sameList = m_variant->count() == static_cast<int>(variants.size()) &&
+                          (variants.empty() || m_variant->itemText(0) == QString::fromStdString(variants.front().name));
+    if (!sameList) {
+        m_variant->clear();
+        for (const VariantInfo& v : variants) {
+            m_variant->addItem(QString::fromStdString(v.name));
+            m_variant->setItemData(m_variant->count() - 1,
+                                   QStringLiteral("%1\nupstream: %2").arg(QString::fromStdString(v.description), QString::fromStdString(v.upstream)),
+                                   Qt::ToolTipRole);
+        }
     }
     m_variant->setCurrentIndex(m_state->kernel().variant);
     for (int i = 0; i < static_cast<int>(m_spinBoxes.size()); ++i) {

@@ -48,8 +48,21 @@ SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
 }
 
 void SharedMemoryPage::refresh() {
+    m_model->setPlan(m_state->plan());
+    if (isVisible())
+        refreshPlot();
+    else
+        m_plotDirty = true;
+}
+
+void SharedMemoryPage::showEvent(QShowEvent* event) {
+    if (m_plotDirty) refreshPlot();
+    QWidget::showEvent(event);
+}
+
+void SharedMemoryPage::refreshPlot() {
+    m_plotDirty = false;
     const LaunchPlan& plan = m_state->plan();
-    m_model->setPlan(plan);
     m_plot->clearPlottables();
     m_plot->clearItems();
 
