@@ -74,6 +74,12 @@ void LaunchPage::refreshPlot() {
     m_plotDirty = false;
     const auto& rows = m_model->usage();
     m_plot->clearItems();
+    // On the grid layer, under the bars.
+    auto* limitLine = new QCPItemStraightLine(m_plot);
+    limitLine->point1->setCoords(100.0, 0.0);
+    limitLine->point2->setCoords(100.0, 1.0);
+    limitLine->setPen(QPen(m_plot->textColour(), 1.5, Qt::DashLine));
+    limitLine->setLayer(QStringLiteral("grid"));
     QVector<double> withinKeys, withinValues, overKeys, overValues;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const QColor red = toQColor(verdictColour(Verdict::InvalidLaunch));
@@ -102,8 +108,8 @@ void LaunchPage::refreshPlot() {
         }
         QCPItemText* text = addPlotLabel(m_plot, label);
         text->setClipToAxisRect(true);
-        text->setBrush(palette().brush(QPalette::Base));  // the limit line passes behind the text
-        text->position->setCoords(barEnd + 2.0, key);
+        // Labels start right of the 100 % line so it never crosses their text.
+        text->position->setCoords(std::max(barEnd, 100.0) + 2.0, key);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         if (u.over()) text->setColor(red);
     }
@@ -114,10 +120,6 @@ void LaunchPage::refreshPlot() {
     m_within->setPen(QPen(accent.darker(130)));
     m_over->setBrush(red);
     m_over->setPen(QPen(red.darker(130)));
-    auto* limitLine = new QCPItemStraightLine(m_plot);
-    limitLine->point1->setCoords(100.0, 0.0);
-    limitLine->point2->setCoords(100.0, 1.0);
-    limitLine->setPen(QPen(m_plot->textColour(), 1.5, Qt::DashLine));
     QCPItemText* limitText = addPlotLabel(m_plot, tr("device limit"));
     limitText->position->setCoords(100.0, n - 0.4);
     limitText->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
