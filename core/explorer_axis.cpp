@@ -90,9 +90,15 @@ std::vector<int> axisTickIndices(const SweepAxis& axis, int maxTicks) {
         candidates.resize(static_cast<std::size_t>(n));
         for (int i = 0; i < n; ++i) candidates[static_cast<std::size_t>(i)] = i;
     }
-    const int count = static_cast<int>(candidates.size());
+    // Labels need room: on a geometric axis the small powers of two crowd into the first
+    // cells, so keep a candidate only when it is far enough from the last one kept.
+    const int spacing = std::max(1, n / (2 * maxTicks));
+    std::vector<int> spaced;
+    for (int i : candidates)
+        if (spaced.empty() || i - spaced.back() >= spacing) spaced.push_back(i);
+    const int count = static_cast<int>(spaced.size());
     const int stride = (count + maxTicks - 1) / maxTicks;
-    for (int i = 0; i < count; i += stride) ticks.push_back(candidates[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < count; i += stride) ticks.push_back(spaced[static_cast<std::size_t>(i)]);
     return ticks;
 }
 

@@ -24,7 +24,7 @@ int nearestAxisIndex(const SweepAxis& axis, std::int64_t value);
 double axisPosition(const SweepAxis& axis, std::int64_t value);
 
 // Up to `maxTicks` indices to label: powers of two on Log2 axes when there are some, else
-// evenly spaced indices; always the first index.
+// evenly spaced indices; always the first index; at least width / (2 maxTicks) cells apart.
 std::vector<int> axisTickIndices(const SweepAxis& axis, int maxTicks);
 
 // The range an interactive axis starts with: the whole range of a linear parameter, and

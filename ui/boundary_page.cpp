@@ -131,8 +131,12 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
         const int p = m_xParameter->currentIndex();
         setAxes(p, m_y ? m_y->parameter : -1, m_cells->value());
     });
-    connect(m_yParameter, &QComboBox::currentIndexChanged, this,
-            [this] { setAxes(m_x.parameter, m_yParameter->currentIndex() - 1, m_cells->value()); });
+    connect(m_yParameter, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_yParameter->currentIndex() == 0)
+            clearYAxis();
+        else
+            setAxes(m_x.parameter, m_yParameter->currentIndex() - 1, m_cells->value());
+    });
     for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo, m_cells})
         connect(spin, &QSpinBox::valueChanged, this, &BoundaryPage::axisControlsEdited);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &BoundaryPage::jobFinished);
@@ -199,6 +203,12 @@ void BoundaryPage::setAxis(bool isY, const SweepAxis& axis) {
         const QSignalBlocker block(m_cells);
         m_cells->setValue(static_cast<int>(std::max(m_x.values.size(), m_y ? m_y->values.size() : std::size_t{0})));
     }
+    syncAxisControls();
+    requestMap();
+}
+
+void BoundaryPage::clearYAxis() {
+    m_y.reset();
     syncAxisControls();
     requestMap();
 }

@@ -56,6 +56,7 @@ public:
     void setAxes(int xParameter, int yParameter, int cells);
     // An exact axis (from --x / --y); its parameter must belong to the current family.
     void setAxis(bool isY, const SweepAxis& axis);
+    void clearYAxis();  // the 1-D mode, keeping the X axis as it is
     const SweepAxis& xAxis() const { return m_x; }
     const std::optional<SweepAxis>& yAxis() const { return m_y; }
 

@@ -88,7 +88,7 @@ int main(int argc, char* argv[]) {
     }
     if (parser.isSet(y)) {
         if (parser.value(y) == QLatin1String("none")) {
-            boundary->setAxes(boundary->xAxis().parameter, -1, static_cast<int>(boundary->xAxis().values.size()));
+            boundary->clearYAxis();
         } else {
             auto axis = tilescope::parseSweepAxis(parser.value(y).toStdString(), state->parameters());
             if (!axis) return fail(QString::fromStdString(axis.error()));

@@ -31,4 +31,7 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 # The gemm_bucket M-cell staircase with its padding waste, on A100 where the big cells fail.
 "$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=300 --page tiles --size $size \
   --screenshot "$here/gemm-bucket-tiles.png"
+# The 1-D mode: one axis, the same cells as a strip, H100 SXM's ok boundary as the outline.
+"$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=64 --x M=1:640:+1 --y none \
+  --page boundaries --size $size --screenshot "$here/gemm-bucket-boundaries-1d.png"
 echo "screenshots written to $here"

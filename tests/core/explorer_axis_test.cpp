@@ -72,6 +72,15 @@ TEST(ExplorerAxis, TicksPreferPowersOfTwo) {
     }
 }
 
+TEST(ExplorerAxis, TicksKeepTheirDistance) {
+    // 1 .. 65,536 in 128 cells: 1, 2, 4, 8 sit in the first few cells and cannot all be labelled.
+    const SweepAxis axis = makeExplorerAxis(log2Parameter(), 0, 1, 65536, 128);
+    const auto ticks = axisTickIndices(axis, 9);
+    const int spacing = static_cast<int>(axis.values.size()) / 18;
+    for (std::size_t i = 1; i < ticks.size(); ++i) EXPECT_GE(ticks[i] - ticks[i - 1], spacing);
+    EXPECT_EQ(ticks.front(), 0);
+}
+
 TEST(ExplorerAxis, DefaultRangeCapsDoublingParameters) {
     EXPECT_EQ(defaultExplorerRange(log2Parameter()), std::make_pair(std::int64_t{1}, kExplorerLog2Ceiling));
     EXPECT_EQ(defaultExplorerRange(linearParameter()), std::make_pair(std::int64_t{1}, std::int64_t{1024}));
