@@ -149,6 +149,11 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
 
 BoundaryPage::~BoundaryPage() { m_watcher->waitForFinished(); }
 
+void BoundaryPage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) m_plot->axisRect()->setBackground(palette().brush(QPalette::Base));
+    QWidget::changeEvent(event);
+}
+
 void BoundaryPage::rebuildParameterBoxes() {
     const QSignalBlocker bx(m_xParameter), by(m_yParameter);
     m_xParameter->clear();

@@ -69,7 +69,10 @@ public:
     QComboBox* yParameterBox() const { return m_yParameter; }
 
 signals:
-    void mapShown(quint64 generation);  // after the plot was replotted with a new map
+    void mapShown(quint64 generation);
+
+protected:
+    void changeEvent(QEvent* event) override;  // after the plot was replotted with a new map
 
 private:
     void resetAxesForFamily();

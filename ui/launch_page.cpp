@@ -1,5 +1,6 @@
 #include "ui/launch_page.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
@@ -63,6 +64,17 @@ void LaunchPage::refresh() {
         refreshPlot();
     else
         m_plotDirty = true;
+}
+
+void LaunchPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refreshPlot();
+        else
+            m_plotDirty = true;
+    }
+    QWidget::changeEvent(event);
 }
 
 void LaunchPage::showEvent(QShowEvent* event) {

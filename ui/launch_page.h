@@ -23,6 +23,7 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
 
 private:
     // The model follows every change; the plot is rebuilt only while the page is visible.

@@ -1,5 +1,6 @@
 #include "ui/occupancy_page.h"
 
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
@@ -89,6 +90,17 @@ void OccupancyPage::scheduleRefresh() {
         refresh();
     else
         m_dirty = true;
+}
+
+void OccupancyPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refresh();
+        else
+            m_dirty = true;
+    }
+    QWidget::changeEvent(event);
 }
 
 void OccupancyPage::showEvent(QShowEvent* event) {

@@ -28,6 +28,7 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
 
 private:
     // Hidden pages only note that they are stale, so a held spin box costs the GUI thread

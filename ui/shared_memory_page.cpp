@@ -1,5 +1,6 @@
 #include "ui/shared_memory_page.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -53,6 +54,17 @@ void SharedMemoryPage::refresh() {
         refreshPlot();
     else
         m_plotDirty = true;
+}
+
+void SharedMemoryPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refreshPlot();
+        else
+            m_plotDirty = true;
+    }
+    QWidget::changeEvent(event);
 }
 
 void SharedMemoryPage::showEvent(QShowEvent* event) {

@@ -1,5 +1,6 @@
 #include "ui/tiles_page.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -92,6 +93,17 @@ void TilesPage::scheduleRefresh() {
         refresh();
     else
         m_dirty = true;
+}
+
+void TilesPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refresh();
+        else
+            m_dirty = true;
+    }
+    QWidget::changeEvent(event);
 }
 
 void TilesPage::showEvent(QShowEvent* event) {

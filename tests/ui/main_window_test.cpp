@@ -2,7 +2,9 @@
 // page; axes -> boundary map colours equal to the core's own sweep; click -> shape; fix
 // button -> passing shape; every page of every family renders.
 #include <QComboBox>
+#include <QApplication>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -264,6 +266,45 @@ private slots:
         QCOMPARE(launchValue(window, QStringLiteral("registers per thread")), QStringLiteral("unknown"));
         QVERIFY(window.occupancyPage()->summary().contains(QStringLiteral("<b>unknown</b>")));
         QVERIFY(window.occupancyPage()->assumedRegistersBox()->isEnabled());
+    }
+
+    void plotsFollowThePalette() {
+        MainWindow window(false);
+        window.resize(1280, 800);
+        window.show();
+        PlotWidget* plot = window.launchPage()->plot();
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Window, QColor(0x30, 0x30, 0x30));
+        dark.setColor(QPalette::WindowText, QColor(0xE0, 0xE0, 0xE0));
+        QApplication::setPalette(dark);
+        QCoreApplication::processEvents();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QImage image = plot->grab().toImage();
+        QCOMPARE(QColor(image.pixel(2, 2)), QColor(0x20, 0x20, 0x20));
+        QCOMPARE(plot->xAxis->tickLabelColor(), QColor(0xE0, 0xE0, 0xE0));
+        QApplication::setPalette(light);
+    }
+
+    void settingsRestoreTheLastShape() {
+        QCoreApplication::setOrganizationName(QStringLiteral("tilescope-tests"));
+        QSettings().clear();
+        {
+            MainWindow window(true);
+            QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("sm120_tile_search")));
+            QVERIFY(window.state()->setDevice(QStringLiteral("rtx-5090")));
+            QVERIFY(window.state()->setCompareDevice(QStringLiteral("h100-sxm")));
+            QVERIFY(window.state()->setShapeText(QStringLiteral("head_dim=256,head_dim_v=256")));
+            window.close();
+        }
+        MainWindow restored(true);
+        QCOMPARE(toQString(restored.state()->kernel().family->name()), QStringLiteral("attention"));
+        QCOMPARE(toQString(restored.state()->kernel().variantName()), QStringLiteral("sm120_tile_search"));
+        QCOMPARE(QString::fromStdString(restored.state()->device().id), QStringLiteral("rtx-5090"));
+        QVERIFY(restored.state()->compareDevice());
+        QCOMPARE(restored.state()->shape()[parameterIndex(restored.state()->parameters(), "head_dim")], std::int64_t{256});
+        QSettings().clear();
     }
 
     void screenshotWritesPng() {
