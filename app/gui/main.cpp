@@ -1,0 +1,115 @@
+// tilescope: the desktop app. Command-line options preselect what the window shows, so
+// screenshots can be scripted; --screenshot renders offscreen and exits.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <cstdio>
+
+#include "core/sweep.h"
+#include "ui/about_dialog.h"
+#include "ui/boundary_page.h"
+#include "ui/explorer_state.h"
+#include "ui/main_window.h"
+#include "ui/qt_text.h"
+
+namespace {
+
+// Large enough for every page's labels; the issue asks for at least 1280 x 800.
+constexpr int kScreenshotWidth = 1440;
+constexpr int kScreenshotHeight = 900;
+constexpr int kMinimumWidth = 1280;
+constexpr int kMinimumHeight = 800;
+
+int fail(const QString& message) {
+    std::fprintf(stderr, "tilescope: %s\n", qPrintable(message));
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    // Offscreen before QApplication exists, so a screenshot needs no display.
+    for (int i = 1; i < argc; ++i)
+        if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("tilescope"));
+    QApplication::setOrganizationName(QStringLiteral("tilescope"));
+    QApplication::setApplicationVersion(QStringLiteral(TILESCOPE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/tilescope/tilescope.png")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Tilescope: which kernel shapes break on which GPU, why, and what to change."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption kernel({QStringLiteral("k"), QStringLiteral("kernel")}, QStringLiteral("Kernel family."), QStringLiteral("NAME"));
+    const QCommandLineOption variant(QStringList{QStringLiteral("variant")}, QStringLiteral("Variant of the family."), QStringLiteral("NAME"));
+    const QCommandLineOption device({QStringLiteral("d"), QStringLiteral("device")}, QStringLiteral("Device id."), QStringLiteral("ID"));
+    const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Compare-device id."), QStringLiteral("ID"));
+    const QCommandLineOption shape({QStringLiteral("s"), QStringLiteral("shape")}, QStringLiteral("Shape, NAME=V,..."), QStringLiteral("SHAPE"));
+    const QCommandLineOption x(QStringLiteral("x"), QStringLiteral("Boundary map X axis, NAME=FROM:TO:xF|+S or NAME=V1,V2."), QStringLiteral("AXIS"));
+    const QCommandLineOption y(QStringLiteral("y"), QStringLiteral("Boundary map Y axis, or 'none' for 1-D."), QStringLiteral("AXIS"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window offscreen to a PNG and exit."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page to show: ") + tilescope::MainWindow::pageNames().join(QStringLiteral(", ")),
+                                  QStringLiteral("NAME"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1280x800)."), QStringLiteral("WxH"));
+    const QCommandLineOption versions(QStringLiteral("versions"), QStringLiteral("Print Qt, CUDA and CUPTI versions and exit."));
+    parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, versions});
+    parser.process(app);
+
+    if (parser.isSet(versions)) {
+        std::printf("%s\n", qPrintable(tilescope::AboutDialog::versionText()));
+        return 0;
+    }
+    const bool scripted = parser.isSet(screenshot);
+    tilescope::MainWindow window(!scripted);
+    tilescope::ExplorerState* state = window.state();
+    if (parser.isSet(kernel) || parser.isSet(variant)) {
+        const QString family = parser.isSet(kernel) ? parser.value(kernel) : tilescope::toQString(state->kernel().family->name());
+        if (!state->setKernel(family, parser.value(variant)))
+            return fail(QStringLiteral("unknown kernel or variant '%1 %2'").arg(family, parser.value(variant)));
+    }
+    if (parser.isSet(device) && !state->setDevice(parser.value(device)))
+        return fail(QStringLiteral("unknown device '%1'").arg(parser.value(device)));
+    if (parser.isSet(compare) && !state->setCompareDevice(parser.value(compare)))
+        return fail(QStringLiteral("unknown compare-device '%1'").arg(parser.value(compare)));
+    if (parser.isSet(shape)) {
+        auto parsed = tilescope::parseShape(parser.value(shape).toStdString(), state->parameters());
+        if (!parsed) return fail(QString::fromStdString(parsed.error()));
+        state->setShape(*parsed);
+    }
+    tilescope::BoundaryPage* boundary = window.boundaryPage();
+    if (parser.isSet(x)) {
+        auto axis = tilescope::parseSweepAxis(parser.value(x).toStdString(), state->parameters());
+        if (!axis) return fail(QString::fromStdString(axis.error()));
+        boundary->setAxis(false, *axis);
+    }
+    if (parser.isSet(y)) {
+        if (parser.value(y) == QLatin1String("none")) {
+            boundary->clearYAxis();
+        } else {
+            auto axis = tilescope::parseSweepAxis(parser.value(y).toStdString(), state->parameters());
+            if (!axis) return fail(QString::fromStdString(axis.error()));
+            boundary->setAxis(true, *axis);
+        }
+    }
+    if (parser.isSet(page) && !window.showPage(parser.value(page)))
+        return fail(QStringLiteral("unknown page '%1'; pages: %2").arg(parser.value(page), tilescope::MainWindow::pageNames().join(QStringLiteral(", "))));
+
+    if (scripted) {
+        QSize target(kScreenshotWidth, kScreenshotHeight);
+        if (parser.isSet(size)) {
+            const auto match = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(size));
+            if (!match.hasMatch()) return fail(QStringLiteral("--size must be WxH, e.g. 1440x900"));
+            // Never below the documented minimum, so every page's labels have room.
+            target = QSize(match.captured(1).toInt(), match.captured(2).toInt()).expandedTo(QSize(kMinimumWidth, kMinimumHeight));
+        }
+        if (!window.saveScreenshot(parser.value(screenshot), target))
+            return fail(QStringLiteral("could not write %1").arg(parser.value(screenshot)));
+        return 0;
+    }
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,61 @@
+#include "core/launch_usage.h"
+
+#include "core/device_spec.h"
+
+namespace tilescope {
+
+namespace {
+
+// Mirrors kRegisterAllocationUnit of core/launch_checks.cpp: registers are granted per warp
+// in units of 256 (cuda_occupancy.h, cudaOccRegAllocationGranularity for cc >= 7.5).
+constexpr std::int64_t kRegisterAllocationUnit = 256;
+
+std::optional<double> known(std::int64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+std::optional<double> LaunchUsage::fraction() const {
+    if (!value || !limit || *limit <= 0.0) return std::nullopt;
+    return *value / *limit;
+}
+
+std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& device) {
+    std::vector<LaunchUsage> rows;
+    static constexpr const char* kAxes[] = {"x", "y", "z"};
+    const std::int64_t grid[] = {plan.grid.x, plan.grid.y, plan.grid.z};
+    const std::int64_t block[] = {plan.block.x, plan.block.y, plan.block.z};
+    for (std::size_t i = 0; i < 3; ++i)
+        rows.push_back({std::string("grid.") + kAxes[i], std::string("max_grid_dim_") + kAxes[i], known(grid[i]),
+                        known(device.maxGridDim[i]), "blocks"});
+    for (std::size_t i = 0; i < 3; ++i)
+        rows.push_back({std::string("block.") + kAxes[i], std::string("max_block_dim_") + kAxes[i], known(block[i]),
+                        known(device.maxBlockDim[i]), "threads"});
+    rows.push_back({"threads per block", "max_threads_per_block", known(plan.threadsPerBlock()),
+                    known(device.maxThreadsPerBlock), "threads"});
+
+    const std::int64_t smemLimit = plan.optsIntoLargeSmem ? device.smemPerBlockOptin : device.smemPerBlock;
+    const std::string smemLimitName = plan.optsIntoLargeSmem ? "smem_per_block_optin" : "smem_per_block";
+    rows.push_back({"static shared memory", "smem_per_block", known(plan.staticSmem), known(device.smemPerBlock), "bytes"});
+    rows.push_back({"dynamic shared memory", smemLimitName + " - static", known(plan.dynamicSmem),
+                    known(smemLimit - plan.staticSmem), "bytes"});
+    rows.push_back({"shared memory per block", smemLimitName, known(plan.totalSmem()), known(smemLimit), "bytes"});
+
+    LaunchUsage regs{"registers per thread", "max_regs_per_thread", std::nullopt, known(device.maxRegsPerThread), "registers"};
+    LaunchUsage regsBlock{"registers per block", "regs_per_block", std::nullopt, known(device.regsPerBlock), "registers"};
+    if (plan.registers) {
+        regs.value = *plan.registers;
+        const std::int64_t warps = (plan.threadsPerBlock() + device.warpSize - 1) / device.warpSize;
+        const std::int64_t perWarp = (static_cast<std::int64_t>(*plan.registers) * device.warpSize + kRegisterAllocationUnit - 1) /
+                                     kRegisterAllocationUnit * kRegisterAllocationUnit;
+        regsBlock.value = static_cast<double>(perWarp * warps);
+    }
+    rows.push_back(regs);
+    rows.push_back(regsBlock);
+
+    LaunchUsage waves{"waves", "", std::nullopt, std::nullopt, "waves"};
+    if (plan.occupancy) waves.value = plan.occupancy->waves;
+    rows.push_back(waves);
+    return rows;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Regenerates the screenshots in this folder with `tilescope --screenshot` (offscreen, no
+# display or GPU needed). Usage: docs/screenshots/take.sh [path/to/tilescope]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+app=${1:-$here/../../build/ci/bin/tilescope}
+export QT_QPA_PLATFORM=offscreen
+size=1440x900
+
+# Attention head_dim on H100 SXM against RTX 5090: the SM120 tile search at (512, 512) fits
+# H100's 232,448-byte opt-in limit and no tile fits RTX 5090's 101,376 bytes.
+attention="--kernel attention --variant sm120_tile_search --device h100-sxm --compare rtx-5090
+  --shape batch=4,seqlen_q=4096,seqlen_k=4096,heads=32,head_dim=512,head_dim_v=512"
+for page in launch occupancy shared-memory tiles; do
+  # shellcheck disable=SC2086
+  "$app" $attention --page "$page" --size $size --screenshot "$here/attention-$page.png"
+done
+# shellcheck disable=SC2086
+"$app" $attention --x head_dim=16:1024:+16 --y head_dim_v=16:1024:+16 --page boundaries --size $size \
+  --screenshot "$here/attention-boundaries.png"
+
+# The AWQ GEMM legacy_grid_y boundary (llm-awq issue #7): grid.y = ceil(M/16) * N/128 > 65,535.
+legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rtx-5090
+  --shape M=32768,N=5376,K=4096,group_size=128"
+# shellcheck disable=SC2086
+"$app" $legacy --x M=512:65536:+512 --y N=512:16384:+128 --page boundaries --size $size \
+  --screenshot "$here/awq-gemm-legacy-boundaries.png"
+# shellcheck disable=SC2086
+"$app" $legacy --page launch --size $size --screenshot "$here/awq-gemm-legacy-launch.png"
+
+# The gemm_bucket M-cell staircase with its padding waste, on A100 where the big cells fail.
+"$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=300 --page tiles --size $size \
+  --screenshot "$here/gemm-bucket-tiles.png"
+# The 1-D mode: one axis, the same cells as a strip, H100 SXM's ok boundary as the outline.
+"$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=64 --x M=1:640:+1 --y none \
+  --page boundaries --size $size --screenshot "$here/gemm-bucket-boundaries-1d.png"
+echo "screenshots written to $here"

@@ -1,0 +1,48 @@
+#include "core/tile_series.h"
+
+#include <gtest/gtest.h>
+
+#include "core/device_spec.h"
+#include "kernels/builtin_kernels.h"
+
+using namespace tilescope;
+
+TEST(TileSeries, GemmBucketCellsFormAStaircaseWithPaddingWaste) {
+    auto kernel = resolveKernel(builtinKernels(), "gemm_bucket", "");
+    ASSERT_TRUE(kernel);
+    const auto& p = kernel->family->parameters();
+    SweepAxis axis{parameterIndex(p, "M"), {}, AxisScale::Linear};
+    for (std::int64_t m = 1; m <= 600; ++m) axis.values.push_back(m);
+    const TileSeries series = tileSeries(*kernel, *DeviceDatabase::embedded().find("h100-sxm"), Shape::defaults(p), axis);
+    ASSERT_EQ(series.points.size(), 600u);
+    const std::vector<std::string> expected{"cell 8", "cell 16", "cell 32", "cell 64", "cell 128", "cell 256", "cell 512"};
+    EXPECT_EQ(series.tileNames, expected);
+    int previous = 0;
+    for (const TilePoint& point : series.points) {
+        if (point.value > 512) {
+            EXPECT_EQ(point.verdict, Verdict::BucketOverflow) << point.value;
+            EXPECT_EQ(point.tileId, -1);
+            continue;
+        }
+        EXPECT_GE(point.tileId, previous) << point.value;
+        previous = point.tileId;
+    }
+    const TilePoint& m9 = series.points[8];
+    ASSERT_EQ(m9.value, 9);
+    EXPECT_EQ(series.tileNames[static_cast<std::size_t>(m9.tileId)], "cell 16");
+    EXPECT_EQ(m9.bucketCell, 16);
+    EXPECT_NEAR(m9.paddingWaste, 7.0 / 16.0, 1e-12);
+}
+
+TEST(TileSeries, AttentionTileFollowsHeadDim) {
+    auto kernel = resolveKernel(builtinKernels(), "attention", "sm120_tile_search");
+    ASSERT_TRUE(kernel);
+    const auto& p = kernel->family->parameters();
+    const int hd = parameterIndex(p, "head_dim");
+    SweepAxis axis{hd, {64, 128, 256}, AxisScale::Linear};
+    Shape base = Shape::defaults(p);
+    const TileSeries series = tileSeries(*kernel, *DeviceDatabase::embedded().find("rtx-5090"), base, axis);
+    ASSERT_EQ(series.points.size(), 3u);
+    for (const TilePoint& point : series.points) EXPECT_EQ(point.value, axis.values[static_cast<std::size_t>(&point - series.points.data())]);
+    EXPECT_FALSE(series.tileNames.empty());
+}

@@ -1,0 +1,409 @@
+#include "ui/boundary_page.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <climits>
+
+#include "core/explorer_axis.h"
+#include "ui/explorer_state.h"
+#include "ui/plot_widget.h"
+#include "ui/qt_text.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr int kDefaultCells = 128;
+constexpr int kMaxCells = 1024;
+constexpr int kMaxTicks = 9;
+const QColor kCompareColour(0x20, 0x20, 0x20);
+
+int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
+
+bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
+    auto masked = [](const BoundaryJob& job) {
+        Shape s = job.base;
+        s[job.x.parameter] = 0;
+        if (job.y) s[job.y->parameter] = 0;
+        return s;
+    };
+    auto sameAxis = [](const SweepAxis& p, const SweepAxis& q) { return p.parameter == q.parameter && p.values == q.values; };
+    return a.kernel.family == b.kernel.family && a.kernel.variant == b.kernel.variant && a.device.id == b.device.id &&
+           a.compare.has_value() == b.compare.has_value() && (!a.compare || a.compare->id == b.compare->id) &&
+           sameAxis(a.x, b.x) && a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) &&
+           masked(a) == masked(b);
+}
+
+void applyTicks(QCPAxis* axis, const SweepAxis& sweep) {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i : axisTickIndices(sweep, kMaxTicks)) ticker->addTick(i, groupedNumber(static_cast<double>(sweep.values[static_cast<std::size_t>(i)])));
+    axis->setTicker(ticker);
+}
+
+}  // namespace
+
+std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job) {
+    auto result = std::make_shared<BoundaryResult>();
+    result->generation = job.generation;
+    result->map = BoundaryMap(job.kernel, job.device, job.base, job.x, job.y);
+    const SweepOptions options{0, nullptr, {}};
+    evaluateBoundaryMap(result->map, options);
+    const std::vector<std::uint32_t> pixels = verdictImage(result->map);
+    const int w = result->map.width(), h = result->map.height();
+    QImage image(w, h, QImage::Format_ARGB32);
+    for (int row = 0; row < h; ++row)
+        std::copy_n(pixels.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(w), w,
+                    reinterpret_cast<std::uint32_t*>(image.scanLine(row)));
+    result->image = std::move(image);
+    if (job.compare) {
+        BoundaryMap compare(job.kernel, *job.compare, job.base, job.x, job.y);
+        evaluateBoundaryMap(compare, options);
+        result->compareOutline = okBoundaryOutline(compare);
+        result->compareCounts = compare.verdictCounts();
+    }
+    return result;
+}
+
+BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
+    : QWidget(parent), m_state(state), m_plot(new PlotWidget), m_legend(new QLabel), m_xParameter(new QComboBox),
+      m_yParameter(new QComboBox), m_xFrom(new QSpinBox), m_xTo(new QSpinBox), m_yFrom(new QSpinBox), m_yTo(new QSpinBox),
+      m_cells(new QSpinBox), m_watcher(new QFutureWatcher<std::shared_ptr<const BoundaryResult>>(this)) {
+    setObjectName(QStringLiteral("boundaryPage"));
+    m_plot->setObjectName(QStringLiteral("boundaries"));
+    m_plot->setMouseTracking(true);
+    m_pixmap = new QCPItemPixmap(m_plot);
+    m_pixmap->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    m_pixmap->setPen(Qt::NoPen);
+    m_pixmap->setLayer(QStringLiteral("background"));
+    m_outline = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
+    m_outline->setName(tr("compare-device ok boundary"));
+    m_outline->setPen(QPen(kCompareColour, 2.5));
+    m_crossX = new QCPItemStraightLine(m_plot);
+    m_crossY = new QCPItemStraightLine(m_plot);
+    for (auto* line : {m_crossX, m_crossY}) line->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
+    m_plot->axisRect()->setBackground(palette().brush(QPalette::Base));
+    m_legend->setObjectName(QStringLiteral("boundaryLegend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+
+    m_xParameter->setObjectName(QStringLiteral("xParameter"));
+    m_yParameter->setObjectName(QStringLiteral("yParameter"));
+    m_cells->setObjectName(QStringLiteral("cells"));
+    m_cells->setRange(2, kMaxCells);
+    m_cells->setValue(kDefaultCells);
+    m_cells->setToolTip(tr("Cells per axis (fewer on doubling axes whose small values repeat)"));
+    for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo}) {
+        spin->setGroupSeparatorShown(true);
+        spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+        spin->setKeyboardTracking(false);
+    }
+    m_xParameter->setToolTip(tr("Horizontal axis parameter"));
+    m_yParameter->setToolTip(tr("Vertical axis parameter, or none for the 1-D map"));
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("X")));
+    controls->addWidget(m_xParameter);
+    controls->addWidget(m_xFrom);
+    controls->addWidget(new QLabel(QStringLiteral("…")));
+    controls->addWidget(m_xTo);
+    controls->addSpacing(16);
+    controls->addWidget(new QLabel(tr("Y")));
+    controls->addWidget(m_yParameter);
+    controls->addWidget(m_yFrom);
+    controls->addWidget(new QLabel(QStringLiteral("…")));
+    controls->addWidget(m_yTo);
+    controls->addSpacing(16);
+    controls->addWidget(new QLabel(tr("Cells")));
+    controls->addWidget(m_cells);
+    controls->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_legend);
+
+    connect(m_xParameter, &QComboBox::currentIndexChanged, this, [this] {
+        const int p = m_xParameter->currentIndex();
+        setAxes(p, m_y ? m_y->parameter : -1, m_cells->value());
+    });
+    connect(m_yParameter, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_yParameter->currentIndex() == 0)
+            clearYAxis();
+        else
+            setAxes(m_x.parameter, m_yParameter->currentIndex() - 1, m_cells->value());
+    });
+    for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo, m_cells})
+        connect(spin, &QSpinBox::valueChanged, this, &BoundaryPage::axisControlsEdited);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &BoundaryPage::jobFinished);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &BoundaryPage::hover);
+    connect(m_plot, &QCustomPlot::mousePress, this, &BoundaryPage::click);
+    connect(state, &ExplorerState::kernelChanged, this, &BoundaryPage::resetAxesForFamily);
+    connect(state, &ExplorerState::changed, this, &BoundaryPage::requestMap);
+    resetAxesForFamily();
+}
+
+BoundaryPage::~BoundaryPage() { m_watcher->waitForFinished(); }
+
+void BoundaryPage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) m_plot->axisRect()->setBackground(palette().brush(QPalette::Base));
+    QWidget::changeEvent(event);
+}
+
+void BoundaryPage::rebuildParameterBoxes() {
+    const QSignalBlocker bx(m_xParameter), by(m_yParameter);
+    m_xParameter->clear();
+    m_yParameter->clear();
+    m_yParameter->addItem(tr("none (1-D)"));
+    for (const ParameterSpec& p : m_state->parameters()) {
+        m_xParameter->addItem(QString::fromStdString(p.name));
+        m_yParameter->addItem(QString::fromStdString(p.name));
+    }
+}
+
+void BoundaryPage::resetAxesForFamily() {
+    rebuildParameterBoxes();
+    // Attention's interesting plane is head_dim x head_dim_v; the GEMMs' is M x N.
+    const ParameterList& parameters = m_state->parameters();
+    const int headDim = parameterIndex(parameters, "head_dim");
+    const int headDimV = parameterIndex(parameters, "head_dim_v");
+    const int x = headDim >= 0 ? headDim : 0;
+    const int y = headDimV >= 0 ? headDimV : (parameters.size() > 1 ? 1 : -1);
+    setAxes(x, y, m_cells->value());
+}
+
+void BoundaryPage::setAxes(int xParameter, int yParameter, int cells) {
+    const ParameterList& parameters = m_state->parameters();
+    const int count = static_cast<int>(parameters.size());
+    if (xParameter < 0 || xParameter >= count) return;
+    auto make = [&](int index) {
+        const ParameterSpec& spec = parameters[static_cast<std::size_t>(index)];
+        const auto [from, to] = defaultExplorerRange(spec);
+        return makeExplorerAxis(spec, index, from, to, cells);
+    };
+    m_x = make(xParameter);
+    if (yParameter >= 0 && yParameter < count && yParameter != xParameter)
+        m_y = make(yParameter);
+    else
+        m_y.reset();
+    {
+        const QSignalBlocker block(m_cells);
+        m_cells->setValue(cells);
+    }
+    syncAxisControls();
+    requestMap();
+}
+
+void BoundaryPage::setAxis(bool isY, const SweepAxis& axis) {
+    if (axis.values.empty() || axis.parameter < 0 || axis.parameter >= static_cast<int>(m_state->parameters().size())) return;
+    if (isY)
+        m_y = axis;
+    else
+        m_x = axis;
+    {
+        const QSignalBlocker block(m_cells);
+        m_cells->setValue(static_cast<int>(std::max(m_x.values.size(), m_y ? m_y->values.size() : std::size_t{0})));
+    }
+    syncAxisControls();
+    requestMap();
+}
+
+void BoundaryPage::clearYAxis() {
+    m_y.reset();
+    syncAxisControls();
+    requestMap();
+}
+
+void BoundaryPage::syncAxisControls() {
+    const QSignalBlocker b1(m_xParameter), b2(m_yParameter), b3(m_xFrom), b4(m_xTo), b5(m_yFrom), b6(m_yTo);
+    const ParameterList& parameters = m_state->parameters();
+    auto sync = [&](const SweepAxis& axis, QSpinBox* from, QSpinBox* to) {
+        const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis.parameter)];
+        for (QSpinBox* spin : {from, to}) {
+            spin->setRange(clampToInt(spec.minimum), clampToInt(spec.maximum));
+            spin->setToolTip(QString::fromStdString(spec.help));
+        }
+        from->setValue(clampToInt(axis.values.front()));
+        to->setValue(clampToInt(axis.values.back()));
+    };
+    m_xParameter->setCurrentIndex(m_x.parameter);
+    sync(m_x, m_xFrom, m_xTo);
+    m_yParameter->setCurrentIndex(m_y ? m_y->parameter + 1 : 0);
+    m_yFrom->setEnabled(m_y.has_value());
+    m_yTo->setEnabled(m_y.has_value());
+    if (m_y) sync(*m_y, m_yFrom, m_yTo);
+}
+
+void BoundaryPage::axisControlsEdited() {
+    const ParameterList& parameters = m_state->parameters();
+    const int cells = m_cells->value();
+    m_x = makeExplorerAxis(parameters[static_cast<std::size_t>(m_x.parameter)], m_x.parameter, m_xFrom->value(), m_xTo->value(), cells);
+    if (m_y) m_y = makeExplorerAxis(parameters[static_cast<std::size_t>(m_y->parameter)], m_y->parameter, m_yFrom->value(), m_yTo->value(), cells);
+    requestMap();
+}
+
+void BoundaryPage::requestMap() {
+    if (m_x.parameter < 0 || m_x.parameter >= static_cast<int>(m_state->parameters().size())) return;
+    BoundaryJob job{0, m_state->kernel(), m_state->device(), std::nullopt, m_state->shape(), m_x, m_y};
+    if (const DeviceSpec* compare = m_state->compareDevice()) job.compare = *compare;
+    if (m_lastJob && sameInputs(*m_lastJob, job)) {
+        m_lastJob->base = job.base;
+        updateCrosshair();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    job.generation = ++m_generation;
+    m_lastJob = std::move(job);
+    if (m_watcher->isRunning())
+        m_pending = true;
+    else
+        startJob();
+}
+
+void BoundaryPage::startJob() {
+    m_pending = false;
+    const BoundaryJob job = *m_lastJob;
+    m_watcher->setFuture(QtConcurrent::run([job] { return computeBoundary(job); }));
+}
+
+bool BoundaryPage::isBusy() const { return m_shownGeneration != m_generation; }
+
+void BoundaryPage::jobFinished() {
+    std::shared_ptr<const BoundaryResult> result = m_watcher->result();
+    // Jobs run one at a time, so a finished one is never older than the map on screen; it is
+    // shown even when a newer request waits, so a held spin box keeps the map moving.
+    if (result && result->generation > m_shownGeneration) {
+        m_result = std::move(result);
+        showResult();
+    }
+    if (m_pending) startJob();
+}
+
+void BoundaryPage::showResult() {
+    const BoundaryMap& map = m_result->map;
+    const double w = map.width(), h = map.height();
+    m_pixmap->setPixmap(QPixmap::fromImage(m_result->image));
+    m_pixmap->topLeft->setCoords(-0.5, h - 0.5);
+    m_pixmap->bottomRight->setCoords(w - 0.5, -0.5);
+    const ParameterList& parameters = map.kernel().family->parameters();
+    m_plot->xAxis->setRange(-0.5, w - 0.5);
+    m_plot->yAxis->setRange(-0.5, h - 0.5);
+    applyTicks(m_plot->xAxis, map.xAxis());
+    const auto& xs = parameters[static_cast<std::size_t>(map.xAxis().parameter)];
+    m_plot->xAxis->setLabel(QString::fromStdString(xs.name) + (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+    if (map.yAxis()) {
+        applyTicks(m_plot->yAxis, *map.yAxis());
+        const auto& ys = parameters[static_cast<std::size_t>(map.yAxis()->parameter)];
+        m_plot->yAxis->setLabel(QString::fromStdString(ys.name) + (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+    } else {
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+        m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(xs.name)));
+    }
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setVisible(false);
+
+    QVector<double> ox, oy;
+    for (const OutlineSegment& s : m_result->compareOutline) {
+        ox << s.x1 << s.x2 << qQNaN();
+        oy << s.y1 << s.y2 << qQNaN();
+    }
+    m_outline->setData(ox, oy);
+    m_outline->setVisible(!ox.isEmpty());
+    updateCrosshair();
+    updateLegend();
+    m_shownGeneration = m_result->generation;
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    emit mapShown(m_shownGeneration);
+}
+
+void BoundaryPage::updateCrosshair() {
+    if (!m_result) return;
+    const BoundaryMap& map = m_result->map;
+    const Shape& shape = m_state->shape();
+    if (map.kernel().family != m_state->kernel().family) return;
+    const double x = axisPosition(map.xAxis(), shape[map.xAxis().parameter]);
+    m_crossX->point1->setCoords(x, 0);
+    m_crossX->point2->setCoords(x, 1);
+    m_crossY->setVisible(map.yAxis().has_value());
+    if (map.yAxis()) {
+        const double y = axisPosition(*map.yAxis(), shape[map.yAxis()->parameter]);
+        m_crossY->point1->setCoords(0, y);
+        m_crossY->point2->setCoords(1, y);
+    }
+}
+
+void BoundaryPage::updateLegend() {
+    const auto counts = m_result->map.verdictCounts();
+    QString html;
+    for (Verdict v : kAllVerdicts) {
+        const auto count = counts[static_cast<std::size_t>(v)];
+        if (count == 0 && v != Verdict::Ok) continue;
+        html += QStringLiteral("<span style='background-color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2 %3 &nbsp;&nbsp; ")
+                    .arg(toQColor(verdictColour(v)).name(), toQString(verdictName(v)), groupedNumber(static_cast<double>(count)));
+    }
+    html += tr("&nbsp; <b>%1</b> cells on %2").arg(groupedNumber(static_cast<double>(m_result->map.cellCount())),
+                                                    QString::fromStdString(m_result->map.device().id));
+    if (m_result->compareCounts && m_lastJob && m_lastJob->compare) {
+        const auto ok = (*m_result->compareCounts)[static_cast<std::size_t>(Verdict::Ok)];
+        html += tr("<br><b>━━</b> outline: where %1 (compare-device) changes between ok and failing — %2 ok cells there")
+                    .arg(QString::fromStdString(m_lastJob->compare->id), groupedNumber(static_cast<double>(ok)));
+    }
+    html += tr("<br>Dashed crosshair: the current shape. Hover a cell for its message; click to move the shape there.");
+    m_legend->setText(html);
+}
+
+std::optional<std::pair<int, int>> BoundaryPage::cellAt(const QPoint& pixel) const {
+    if (!m_result || !m_plot->axisRect()->rect().contains(pixel)) return std::nullopt;
+    const int ix = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(pixel.x())));
+    const int iy = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(pixel.y())));
+    if (ix < 0 || ix >= m_result->map.width() || iy < 0 || iy >= m_result->map.height()) return std::nullopt;
+    return std::make_pair(ix, iy);
+}
+
+QPoint BoundaryPage::cellCentre(int ix, int iy) const {
+    return QPoint(static_cast<int>(std::lround(m_plot->xAxis->coordToPixel(ix))),
+                  static_cast<int>(std::lround(m_plot->yAxis->coordToPixel(iy))));
+}
+
+QString BoundaryPage::cellDescription(int ix, int iy) const {
+    if (!m_result) return {};
+    const BoundaryMap& map = m_result->map;
+    const LaunchPlan plan = map.planAt(ix, iy, &m_state->database());
+    QString text = QString::fromStdString(formatShape(map.shapeAt(ix, iy), map.kernel().family->parameters())) +
+                   QStringLiteral("\n") + toQString(verdictName(plan.verdict));
+    if (!plan.ok()) text += QStringLiteral(": ") + QString::fromStdString(plan.message);
+    if (plan.limit)
+        text += tr("\nlimit %1 = %2, actual %3")
+                    .arg(toQString(plan.limit->name), groupedNumber(static_cast<double>(plan.limit->limit)),
+                         groupedNumber(static_cast<double>(plan.limit->actual)));
+    if (!plan.fix.empty()) text += tr("\nfix: %1").arg(QString::fromStdString(plan.fix));
+    if (plan.ok() && !plan.tile.empty()) text += tr("\ntile %1").arg(toQString(plan.tile));
+    return text;
+}
+
+void BoundaryPage::hover(QMouseEvent* event) {
+    const auto cell = cellAt(event->pos());
+    if (!cell) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), cellDescription(cell->first, cell->second), m_plot);
+}
+
+void BoundaryPage::click(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    const auto cell = cellAt(event->pos());
+    if (!cell) return;
+    const BoundaryMap& map = m_result->map;
+    if (map.kernel().family != m_state->kernel().family) return;
+    Shape shape = m_state->shape();
+    shape[map.xAxis().parameter] = map.xAxis().values[static_cast<std::size_t>(cell->first)];
+    if (map.yAxis()) shape[map.yAxis()->parameter] = map.yAxis()->values[static_cast<std::size_t>(cell->second)];
+    m_state->setShape(shape);
+}
+
+}  // namespace tilescope

@@ -1,0 +1,117 @@
+// BoundaryPage: a 2-D verdict map over any two parameters (1-D with one), hover for the
+// message, click to move the shape there, the current shape as a crosshair and the
+// compare-device's ok boundary as an outline. Maps are computed off the GUI thread; a
+// generation counter drops results older than the one on screen.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QImage>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "core/boundary_colours.h"
+#include "core/sweep.h"
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QCPItemPixmap;
+class QCPItemStraightLine;
+class QCPCurve;
+
+namespace tilescope {
+
+class ExplorerState;
+class PlotWidget;
+
+// Everything one background evaluation needs, copied so the GUI may change meanwhile.
+struct BoundaryJob {
+    quint64 generation = 0;
+    KernelChoice kernel;
+    DeviceSpec device;
+    std::optional<DeviceSpec> compare;
+    Shape base;
+    SweepAxis x;
+    std::optional<SweepAxis> y;
+};
+
+struct BoundaryResult {
+    quint64 generation = 0;
+    BoundaryMap map;
+    QImage image;  // one pixel per cell, from core verdictImage()
+    std::vector<OutlineSegment> compareOutline;
+    std::optional<std::array<std::int64_t, kAllVerdicts.size()>> compareCounts;
+};
+
+std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job);
+
+class BoundaryPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit BoundaryPage(ExplorerState* state, QWidget* parent = nullptr);
+    ~BoundaryPage() override;
+
+    // Axes over whole default ranges; yParameter < 0 selects the 1-D mode.
+    void setAxes(int xParameter, int yParameter, int cells);
+    // An exact axis (from --x / --y); its parameter must belong to the current family.
+    void setAxis(bool isY, const SweepAxis& axis);
+    void clearYAxis();  // the 1-D mode, keeping the X axis as it is
+    const SweepAxis& xAxis() const { return m_x; }
+    const std::optional<SweepAxis>& yAxis() const { return m_y; }
+
+    const BoundaryResult* result() const { return m_result.get(); }
+    bool isBusy() const;                     // a map for the current inputs is not on screen yet
+    QPoint cellCentre(int ix, int iy) const;  // in plot-widget pixels
+    QString cellDescription(int ix, int iy) const;
+    PlotWidget* plot() const { return m_plot; }
+    QComboBox* xParameterBox() const { return m_xParameter; }
+    QComboBox* yParameterBox() const { return m_yParameter; }
+
+signals:
+    void mapShown(quint64 generation);
+
+protected:
+    void changeEvent(QEvent* event) override;  // after the plot was replotted with a new map
+
+private:
+    void resetAxesForFamily();
+    void rebuildParameterBoxes();
+    void axisControlsEdited();
+    void syncAxisControls();
+    void requestMap();
+    void startJob();
+    void jobFinished();
+    void showResult();
+    void updateCrosshair();
+    void updateLegend();
+    std::optional<std::pair<int, int>> cellAt(const QPoint& pixel) const;
+    void hover(QMouseEvent* event);
+    void click(QMouseEvent* event);
+
+    ExplorerState* m_state;
+    PlotWidget* m_plot;
+    QCPItemPixmap* m_pixmap;
+    QCPItemStraightLine* m_crossX;
+    QCPItemStraightLine* m_crossY;
+    QCPCurve* m_outline;
+    QLabel* m_legend;
+    QComboBox* m_xParameter;
+    QComboBox* m_yParameter;
+    QSpinBox* m_xFrom;
+    QSpinBox* m_xTo;
+    QSpinBox* m_yFrom;
+    QSpinBox* m_yTo;
+    QSpinBox* m_cells;
+
+    SweepAxis m_x;
+    std::optional<SweepAxis> m_y;
+    QFutureWatcher<std::shared_ptr<const BoundaryResult>>* m_watcher;
+    quint64 m_generation = 0;       // the newest request
+    quint64 m_shownGeneration = 0;  // the map on screen
+    bool m_pending = false;         // a request arrived while a job was running
+    std::shared_ptr<const BoundaryResult> m_result;
+    std::optional<BoundaryJob> m_lastJob;  // inputs of the newest request, to skip no-op recomputes
+};
+
+}  // namespace tilescope

@@ -1,0 +1,98 @@
+#include "ui/explorer_state.h"
+
+#include "core/fix_finder.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope {
+
+ExplorerState::ExplorerState(QObject* parent) : QObject(parent) {
+    m_kernel = KernelChoice{registry().families().front().get(), 0};
+    m_device = database().defaultDevice();
+    m_shape = Shape::defaults(parameters());
+    replan();
+}
+
+const KernelRegistry& ExplorerState::registry() const { return builtinKernels(); }
+const DeviceDatabase& ExplorerState::database() const { return DeviceDatabase::embedded(); }
+
+bool ExplorerState::setKernel(const QString& family, const QString& variant) {
+    auto choice = resolveKernel(registry(), family.toStdString(), variant.toStdString());
+    if (!choice) return false;
+    const bool sameFamily = choice->family == m_kernel.family;
+    m_kernel = *choice;
+    if (!sameFamily) m_shape = Shape::defaults(parameters());
+    replan();
+    emit kernelChanged();
+    emit changed();
+    return true;
+}
+
+bool ExplorerState::setVariant(int variant) {
+    if (variant < 0 || variant >= static_cast<int>(m_kernel.family->variants().size())) return false;
+    if (variant == m_kernel.variant) return true;
+    m_kernel.variant = variant;
+    replan();
+    emit kernelChanged();
+    emit changed();
+    return true;
+}
+
+bool ExplorerState::setDevice(const QString& id) {
+    const DeviceSpec* found = database().find(id.toStdString());
+    if (!found) return false;
+    if (found->id == m_device.id) return true;
+    m_device = *found;
+    replan();
+    emit changed();
+    return true;
+}
+
+bool ExplorerState::setCompareDevice(const QString& id) {
+    if (id.isEmpty()) {
+        if (!m_compare) return true;
+        m_compare.reset();
+    } else {
+        const DeviceSpec* found = database().find(id.toStdString());
+        if (!found) return false;
+        if (m_compare && m_compare->id == found->id) return true;
+        m_compare = *found;
+    }
+    replan();
+    emit changed();
+    return true;
+}
+
+bool ExplorerState::setShape(const Shape& shape) {
+    if (shape.size() != static_cast<int>(parameters().size())) return false;
+    for (int i = 0; i < shape.size(); ++i)
+        if (!checkParameterValue(parameters()[static_cast<std::size_t>(i)], shape[i])) return false;
+    if (shape == m_shape) return true;
+    m_shape = shape;
+    replan();
+    emit changed();
+    return true;
+}
+
+bool ExplorerState::setParameter(int index, std::int64_t value) {
+    if (index < 0 || index >= m_shape.size()) return false;
+    Shape shape = m_shape;
+    shape[index] = value;
+    return setShape(shape);
+}
+
+bool ExplorerState::setShapeText(const QString& text) {
+    auto parsed = parseShape(text.toStdString(), parameters());
+    return parsed && setShape(*parsed);
+}
+
+bool ExplorerState::applyFix() { return m_plan.fixShape && setShape(*m_plan.fixShape); }
+
+void ExplorerState::replan() {
+    m_plan = planWithFix(m_kernel, m_shape, m_device, &database());
+    if (m_compare)
+        m_comparePlan = planWithFix(m_kernel, m_shape, *m_compare, &database());
+    else
+        m_comparePlan.reset();
+}
+
+}  // namespace tilescope

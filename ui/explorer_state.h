@@ -1,0 +1,59 @@
+// ExplorerState: the one state object every view of the main window shares (kcachegrind's
+// pattern): kernel, variant, device, compare-device and shape, and the plans for them.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <optional>
+
+#include "core/device_spec.h"
+#include "core/kernel_family.h"
+#include "core/launch_plan.h"
+
+namespace tilescope {
+
+class ExplorerState : public QObject {
+    Q_OBJECT
+public:
+    explicit ExplorerState(QObject* parent = nullptr);
+
+    const KernelRegistry& registry() const;
+    const DeviceDatabase& database() const;
+
+    KernelChoice kernel() const { return m_kernel; }
+    const ParameterList& parameters() const { return m_kernel.family->parameters(); }
+    const DeviceSpec& device() const { return m_device; }
+    const DeviceSpec* compareDevice() const { return m_compare ? &*m_compare : nullptr; }
+    const Shape& shape() const { return m_shape; }
+    const LaunchPlan& plan() const { return m_plan; }
+    const LaunchPlan* comparePlan() const { return m_comparePlan ? &*m_comparePlan : nullptr; }
+    // "model": this build plans without a GPU runtime; live GPU runs go through the CLI worker.
+    QString modeText() const { return QStringLiteral("model"); }
+
+    // Each setter returns false (and changes nothing) for an unknown name or a bad value.
+    bool setKernel(const QString& family, const QString& variant = {});  // shape resets to defaults
+    bool setVariant(int variant);
+    bool setDevice(const QString& id);
+    bool setCompareDevice(const QString& id);  // empty: no comparison
+    bool setShape(const Shape& shape);
+    bool setParameter(int index, std::int64_t value);
+    bool setShapeText(const QString& text);  // "M=32768,N=5376"
+    // Applies plan().fixShape; false when the plan has none.
+    bool applyFix();
+
+signals:
+    void kernelChanged();  // family or variant: the parameter list may differ
+    void changed();        // anything: plans are recomputed before this is emitted
+
+private:
+    void replan();
+
+    KernelChoice m_kernel;
+    DeviceSpec m_device;
+    std::optional<DeviceSpec> m_compare;
+    Shape m_shape;
+    LaunchPlan m_plan;
+    std::optional<LaunchPlan> m_comparePlan;
+};
+
+}  // namespace tilescope

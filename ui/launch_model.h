@@ -1,0 +1,31 @@
+// LaunchModel: a table over core launchUsage() — quantity, value, limit, limit name, use of
+// the limit — for the Launch page's table and bars.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "core/launch_usage.h"
+
+namespace tilescope {
+
+class LaunchModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Quantity, Value, Limit, LimitName, Use, ColumnCount };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setUsage(std::vector<LaunchUsage> usage);
+    const std::vector<LaunchUsage>& usage() const { return m_usage; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<LaunchUsage> m_usage;
+};
+
+}  // namespace tilescope

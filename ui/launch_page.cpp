@@ -1,0 +1,146 @@
+#include "ui/launch_page.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/device_spec.h"
+#include "ui/explorer_state.h"
+#include "ui/launch_model.h"
+#include "ui/plot_widget.h"
+#include "ui/qt_text.h"
+
+namespace tilescope {
+
+namespace {
+
+// Bars longer than this many percent of their limit are drawn at this length; the label
+// still says the real figure.
+constexpr double kBarDisplayCapPct = 200.0;
+
+}  // namespace
+
+LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
+    : QWidget(parent), m_state(state), m_model(new LaunchModel(this)), m_plot(new PlotWidget), m_table(new QTableView) {
+    setObjectName(QStringLiteral("launchPage"));
+    m_plot->setObjectName(QStringLiteral("launch"));
+    m_within = new QCPBars(m_plot->yAxis, m_plot->xAxis);
+    m_over = new QCPBars(m_plot->yAxis, m_plot->xAxis);
+    m_within->setName(tr("within limit"));
+    m_over->setName(tr("over limit"));
+    m_within->setWidth(0.6);
+    m_over->setWidth(0.6);
+    m_plot->xAxis->setLabel(tr("% of the device limit"));
+    m_plot->yAxis->setTickLabelPadding(8);
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_plot->applyPalette();
+
+    m_table->setModel(m_model);
+    m_table->setObjectName(QStringLiteral("launchTable"));
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_plot);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({560, 300});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+    connect(state, &ExplorerState::changed, this, &LaunchPage::refresh);
+    refresh();
+}
+
+void LaunchPage::refresh() {
+    m_model->setUsage(launchUsage(m_state->plan(), m_state->device()));
+    if (isVisible())
+        refreshPlot();
+    else
+        m_plotDirty = true;
+}
+
+void LaunchPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refreshPlot();
+        else
+            m_plotDirty = true;
+    }
+    QWidget::changeEvent(event);
+}
+
+void LaunchPage::showEvent(QShowEvent* event) {
+    if (m_plotDirty) refreshPlot();
+    QWidget::showEvent(event);
+}
+
+void LaunchPage::refreshPlot() {
+    m_plotDirty = false;
+    const auto& rows = m_model->usage();
+    m_plot->clearItems();
+    // On the grid layer, under the bars.
+    auto* limitLine = new QCPItemStraightLine(m_plot);
+    limitLine->point1->setCoords(100.0, 0.0);
+    limitLine->point2->setCoords(100.0, 1.0);
+    limitLine->setPen(QPen(m_plot->textColour(), 1.5, Qt::DashLine));
+    limitLine->setLayer(QStringLiteral("grid"));
+    QVector<double> withinKeys, withinValues, overKeys, overValues;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const QColor red = toQColor(verdictColour(Verdict::InvalidLaunch));
+    const int n = static_cast<int>(rows.size());
+    for (int i = 0; i < n; ++i) {
+        const LaunchUsage& u = rows[static_cast<std::size_t>(i)];
+        const double key = n - 1 - i;  // first row on top
+        ticker->addTick(key, QString::fromStdString(u.label));
+        QString label;
+        double barEnd = 0.0;
+        if (!u.value && !u.limit) {
+            label = tr("unknown — needs occupancy, which needs the register count");
+        } else if (!u.value) {
+            label = tr("unknown — no ptxas register table in this build (limit %1 %2)")
+                        .arg(u.limit ? groupedNumber(*u.limit) : QString(), QString::fromStdString(u.limitName));
+        } else if (auto f = u.fraction()) {
+            barEnd = std::min(*f * 100.0, kBarDisplayCapPct);
+            (u.over() ? overKeys : withinKeys).append(key);
+            (u.over() ? overValues : withinValues).append(barEnd);
+            label = QStringLiteral("%1 / %2 %3 (%4)")
+                        .arg(groupedNumber(*u.value), groupedNumber(*u.limit), QString::fromStdString(u.unit),
+                             QString::fromStdString(u.limitName));
+            if (u.over()) label += tr(" — over by %1").arg(groupedNumber(*u.value - *u.limit));
+        } else {
+            label = QStringLiteral("%1 %2 (no device limit)").arg(*u.value, 0, 'f', 2).arg(QString::fromStdString(u.unit));
+        }
+        QCPItemText* text = addPlotLabel(m_plot, label);
+        text->setClipToAxisRect(true);
+        // Labels start right of the 100 % line so it never crosses their text.
+        text->position->setCoords(std::max(barEnd, 100.0) + 2.0, key);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        if (u.over()) text->setColor(red);
+    }
+    m_within->setData(withinKeys, withinValues, true);
+    m_over->setData(overKeys, overValues, true);
+    const QColor accent = palette().color(QPalette::Highlight);
+    m_within->setBrush(accent);
+    m_within->setPen(QPen(accent.darker(130)));
+    m_over->setBrush(red);
+    m_over->setPen(QPen(red.darker(130)));
+    QCPItemText* limitText = addPlotLabel(m_plot, tr("device limit"));
+    limitText->position->setCoords(100.0, n - 0.4);
+    limitText->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->yAxis->setRange(-0.7, n - 0.2);
+    m_plot->yAxis->grid()->setVisible(false);
+    // Room on the right for the labels of the longest bars.
+    m_plot->xAxis->setRange(0.0, kBarDisplayCapPct * 1.9);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace tilescope

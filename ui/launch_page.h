@@ -1,0 +1,42 @@
+// LaunchPage: grid, block, threads, shared memory, registers and waves, each as a bar against
+// its device limit (red where over, limits named), above the same figures as a table.
+#pragma once
+
+#include <QWidget>
+
+class QTableView;
+class QCPBars;
+
+namespace tilescope {
+
+class ExplorerState;
+class LaunchModel;
+class PlotWidget;
+
+class LaunchPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit LaunchPage(ExplorerState* state, QWidget* parent = nullptr);
+
+    LaunchModel* model() const { return m_model; }
+    PlotWidget* plot() const { return m_plot; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
+
+private:
+    // The model follows every change; the plot is rebuilt only while the page is visible.
+    void refresh();
+    void refreshPlot();
+
+    ExplorerState* m_state;
+    bool m_plotDirty = false;
+    LaunchModel* m_model;
+    PlotWidget* m_plot;
+    QCPBars* m_within;
+    QCPBars* m_over;
+    QTableView* m_table;
+};
+
+}  // namespace tilescope

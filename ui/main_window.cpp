@@ -1,0 +1,198 @@
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDeadlineTimer>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "ui/about_dialog.h"
+#include "ui/boundary_page.h"
+#include "ui/explorer_state.h"
+#include "ui/launch_page.h"
+#include "ui/occupancy_page.h"
+#include "ui/plot_widget.h"
+#include "ui/qt_text.h"
+#include "ui/shape_panel_widget.h"
+#include "ui/shared_memory_page.h"
+#include "ui/tiles_page.h"
+#include "ui/verdict_banner_widget.h"
+
+namespace tilescope {
+
+MainWindow::MainWindow(bool useSettings, QWidget* parent)
+    : QMainWindow(parent), m_useSettings(useSettings), m_state(new ExplorerState(this)), m_statusLabel(new QLabel) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/tilescope/tilescope.png")));
+    if (m_useSettings) loadSettings();
+
+    m_shapePanel = new ShapePanelWidget(m_state);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_shapePanel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* dock = new QDockWidget(tr("Shape"), this);
+    dock->setObjectName(QStringLiteral("shapeDock"));
+    dock->setWidget(scroll);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    m_banner = new VerdictBannerWidget(m_state);
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_launch = new LaunchPage(m_state);
+    m_occupancy = new OccupancyPage(m_state);
+    m_sharedMemory = new SharedMemoryPage(m_state);
+    m_boundary = new BoundaryPage(m_state);
+    m_tiles = new TilesPage(m_state);
+    m_pages->addTab(m_launch, tr("&Launch"));
+    m_pages->addTab(m_occupancy, tr("&Occupancy"));
+    m_pages->addTab(m_sharedMemory, tr("Shared &memory"));
+    m_pages->addTab(m_boundary, tr("&Boundaries"));
+    m_pages->addTab(m_tiles, tr("&Tiles && buckets"));
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_pages, 1);
+    setCentralWidget(central);
+    statusBar()->addPermanentWidget(m_statusLabel, 1);
+    buildMenus();
+    connect(m_state, &ExplorerState::changed, this, &MainWindow::refreshTitle);
+    refreshTitle();
+    if (m_useSettings) {
+        QSettings settings;
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+        restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    }
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::pageNames() {
+    return {QStringLiteral("launch"), QStringLiteral("occupancy"), QStringLiteral("shared-memory"), QStringLiteral("boundaries"),
+            QStringLiteral("tiles")};
+}
+
+bool MainWindow::showPage(const QString& name) {
+    const int index = static_cast<int>(pageNames().indexOf(name));
+    if (index < 0) return false;
+    m_pages->setCurrentIndex(index);
+    return true;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* exportPlot = file->addAction(tr("&Export plot…"), this, &MainWindow::exportCurrentPlot);
+    exportPlot->setShortcut(QKeySequence::Save);
+    exportPlot->setToolTip(tr("Save the current page's plot as PNG or PDF"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList names = pageNames();
+    for (int i = 0; i < names.size(); ++i) {
+        QAction* action = view->addAction(m_pages->tabText(i).remove(QLatin1Char('&')).replace(QStringLiteral("&&"), QStringLiteral("&")),
+                                          this, [this, i] { m_pages->setCurrentIndex(i); });
+        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    QAction* fix = view->addAction(tr("Move to the &suggested shape"), m_state, &ExplorerState::applyFix);
+    fix->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About Tilescope"), this, [this] { AboutDialog(this).exec(); });
+    about->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString MainWindow::statusText() const {
+    const DeviceSpec& device = m_state->device();
+    const LaunchPlan& plan = m_state->plan();
+    QString text = tr("device %1 (%2, %3) · mode: %4 · verdict: %5")
+                       .arg(QString::fromStdString(device.id), QString::fromStdString(device.name),
+                            QString::fromStdString(device.archName()), m_state->modeText(), toQString(verdictName(plan.verdict)));
+    if (const LaunchPlan* compare = m_state->comparePlan())
+        text += tr(" · compare %1: %2").arg(QString::fromStdString(m_state->compareDevice()->id), toQString(verdictName(compare->verdict)));
+    return text;
+}
+
+void MainWindow::refreshTitle() {
+    const auto family = m_state->kernel().family->name();
+    setWindowTitle(tr("%1 / %2 on %3 — %4 — %5 — Tilescope")
+                       .arg(toQString(family), toQString(m_state->kernel().variantName()),
+                            QString::fromStdString(m_state->device().id), m_state->modeText(),
+                            toQString(verdictName(m_state->plan().verdict))));
+    m_statusLabel->setText(statusText());
+}
+
+void MainWindow::exportCurrentPlot() {
+    QWidget* page = m_pages->currentWidget();
+    const auto plots = page ? page->findChildren<PlotWidget*>() : QList<PlotWidget*>{};
+    if (plots.isEmpty()) return;
+    QString file = QFileDialog::getSaveFileName(this, tr("Export plot"), plots.front()->objectName() + QStringLiteral(".png"),
+                                                tr("PNG image (*.png);;PDF document (*.pdf)"));
+    if (file.isEmpty()) return;
+    if (!plots.front()->exportTo(file)) QMessageBox::warning(this, tr("Export plot"), tr("Could not write %1 (use .png or .pdf).").arg(file));
+}
+
+bool MainWindow::waitUntilIdle(int timeoutMs) {
+    QDeadlineTimer deadline(timeoutMs);
+    while (m_boundary->isBusy() && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(1);
+    }
+    QCoreApplication::processEvents();
+    return !m_boundary->isBusy();
+}
+
+bool MainWindow::saveScreenshot(const QString& fileName, QSize size) {
+    resize(size);
+    show();
+    QCoreApplication::processEvents();
+    const bool idle = waitUntilIdle(30000);
+    for (PlotWidget* plot : findChildren<PlotWidget*>()) plot->replot(QCustomPlot::rpImmediateRefresh);
+    QCoreApplication::processEvents();
+    return idle && grab().save(fileName, "PNG");
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_useSettings) saveSettings();
+    event->accept();
+}
+
+void MainWindow::loadSettings() {
+    QSettings settings;
+    const QString family = settings.value(QStringLiteral("shape/family")).toString();
+    if (!family.isEmpty()) m_state->setKernel(family, settings.value(QStringLiteral("shape/variant")).toString());
+    const QString device = settings.value(QStringLiteral("shape/device")).toString();
+    if (!device.isEmpty()) m_state->setDevice(device);
+    m_state->setCompareDevice(settings.value(QStringLiteral("shape/compare")).toString());
+    const QString shape = settings.value(QStringLiteral("shape/values")).toString();
+    if (!shape.isEmpty()) m_state->setShapeText(shape);
+}
+
+void MainWindow::saveSettings() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("shape/family"), toQString(m_state->kernel().family->name()));
+    settings.setValue(QStringLiteral("shape/variant"), toQString(m_state->kernel().variantName()));
+    settings.setValue(QStringLiteral("shape/device"), QString::fromStdString(m_state->device().id));
+    const DeviceSpec* compare = m_state->compareDevice();
+    settings.setValue(QStringLiteral("shape/compare"), compare ? QString::fromStdString(compare->id) : QString());
+    settings.setValue(QStringLiteral("shape/values"),
+                      QString::fromStdString(formatShape(m_state->shape(), m_state->parameters())));
+}
+
+}  // namespace tilescope

@@ -1,0 +1,194 @@
+#include "ui/occupancy_page.h"
+
+#include <QEvent>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include "core/device_spec.h"
+#include "core/occupancy_curves.h"
+#include "ui/explorer_state.h"
+#include "ui/plot_widget.h"
+#include "ui/qt_text.h"
+
+namespace tilescope {
+
+namespace {
+
+// A common register budget for the assumption's starting value; the user changes it.
+constexpr int kDefaultAssumedRegisters = 32;
+
+const QColor kCompareColour(0xE6, 0x9F, 0x00);
+
+void addCurve(PlotWidget* plot, const OccupancyCurve& curve, const QColor& colour, const QString& name) {
+    QCPGraph* graph = plot->addGraph();
+    graph->setName(name);
+    graph->setLineStyle(QCPGraph::lsStepLeft);
+    graph->setPen(QPen(colour, 2));
+    graph->setData(QVector<double>(curve.x.begin(), curve.x.end()), QVector<double>(curve.activeWarps.begin(), curve.activeWarps.end()),
+                   true);
+}
+
+void markPoint(PlotWidget* plot, double x, double y, const QColor& colour, const QString& name) {
+    QCPGraph* point = plot->addGraph();
+    point->setName(name);
+    point->setLineStyle(QCPGraph::lsNone);
+    point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, colour, colour, 12));
+    point->setData({x}, {y});
+}
+
+}  // namespace
+
+OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
+    : QWidget(parent), m_state(state), m_assumedRegisters(new QSpinBox), m_summary(new QLabel) {
+    setObjectName(QStringLiteral("occupancyPage"));
+    static const char* const kNames[] = {"occupancy-block-size", "occupancy-registers", "occupancy-shared-memory"};
+    static const char* const kTitles[] = {QT_TR_NOOP("Threads per block"), QT_TR_NOOP("Registers per thread"),
+                                          QT_TR_NOOP("Shared memory per block (bytes)")};
+    auto* grid = new QGridLayout(this);
+    for (int i = 0; i < 3; ++i) {
+        m_plots[i] = new PlotWidget;
+        m_plots[i]->setObjectName(QLatin1String(kNames[i]));
+        m_plots[i]->xAxis->setLabel(tr(kTitles[i]));
+        m_plots[i]->yAxis->setLabel(tr("Active warps per SM"));
+        // Legend in its own row under the graph, so it never hides a curve.
+        PlotWidget* plot = m_plots[i];
+        plot->legend->setVisible(true);
+        plot->plotLayout()->addElement(1, 0, plot->legend);
+        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot->legend->setWrap(4);
+        plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        plot->applyPalette();
+    }
+    m_assumedRegisters->setObjectName(QStringLiteral("assumedRegisters"));
+    m_assumedRegisters->setRange(1, 255);
+    m_assumedRegisters->setValue(kDefaultAssumedRegisters);
+    m_assumedRegisters->setToolTip(tr("Registers per thread come from the compiler's ptxas report, which this build does not "
+                                      "have yet. The curves assume this count; the real point stays unknown."));
+    m_summary->setObjectName(QStringLiteral("occupancySummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* side = new QWidget;
+    auto* form = new QFormLayout(side);
+    form->addRow(tr("Assumed registers per thread"), m_assumedRegisters);
+    form->addRow(m_summary);
+    grid->addWidget(m_plots[0], 0, 0);
+    grid->addWidget(m_plots[1], 0, 1);
+    grid->addWidget(m_plots[2], 1, 0);
+    grid->addWidget(side, 1, 1);
+    connect(m_assumedRegisters, &QSpinBox::valueChanged, this, &OccupancyPage::refresh);
+    connect(state, &ExplorerState::changed, this, &OccupancyPage::scheduleRefresh);
+    refresh();
+}
+
+QString OccupancyPage::summary() const { return m_summary->text(); }
+
+void OccupancyPage::scheduleRefresh() {
+    if (isVisible())
+        refresh();
+    else
+        m_dirty = true;
+}
+
+void OccupancyPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refresh();
+        else
+            m_dirty = true;
+    }
+    QWidget::changeEvent(event);
+}
+
+void OccupancyPage::showEvent(QShowEvent* event) {
+    if (m_dirty) refresh();
+    QWidget::showEvent(event);
+}
+
+void OccupancyPage::refresh() {
+    m_dirty = false;
+    const LaunchPlan& plan = m_state->plan();
+    const bool registersKnown = plan.registers.has_value();
+    m_assumedRegisters->setEnabled(!registersKnown);
+    const int registers = registersKnown ? *plan.registers : m_assumedRegisters->value();
+    const OccupancyCurveInput input{static_cast<int>(plan.threadsPerBlock()), registers, plan.staticSmem, plan.dynamicSmem,
+                                    plan.optsIntoLargeSmem};
+    const QString assumption = registersKnown ? QString() : tr(" (assuming %1 registers)").arg(registers);
+    const QColor primary = palette().color(QPalette::Highlight);
+
+    struct Series {
+        const DeviceSpec* device;
+        OccupancyCurves curves;
+        QColor colour;
+    };
+    std::vector<Series> series{{&m_state->device(), occupancyCurves(m_state->device(), input), primary}};
+    if (const DeviceSpec* compare = m_state->compareDevice())
+        series.push_back({compare, occupancyCurves(*compare, input), kCompareColour});
+
+    int maxWarps = 0;
+    for (PlotWidget* plot : m_plots) {
+        plot->clearGraphs();
+        plot->clearItems();
+    }
+    const bool launchKnown = input.threadsPerBlock > 0;
+    for (const Series& s : series) {
+        const QString device = QString::fromStdString(s.device->id);
+        maxWarps = std::max(maxWarps, s.curves.maxWarpsPerSm);
+        addCurve(m_plots[0], s.curves.blockSize, s.colour, device);
+        addCurve(m_plots[1], s.curves.registers, s.colour, device);
+        addCurve(m_plots[2], s.curves.sharedMemory, s.colour, device);
+        if (!launchKnown || !s.curves.current) continue;
+        const double warps = s.curves.current->activeWarpsPerSm;
+        markPoint(m_plots[0], input.threadsPerBlock, warps, s.colour, tr("%1 current").arg(device));
+        markPoint(m_plots[2], static_cast<double>(plan.totalSmem()), warps, s.colour, tr("%1 current").arg(device));
+        if (registersKnown) markPoint(m_plots[1], registers, warps, s.colour, tr("%1 current").arg(device));
+    }
+    if (!registersKnown) {
+        for (PlotWidget* plot : {m_plots[0], m_plots[2]}) {
+            QCPItemText* assumed = addPlotLabel(plot, tr("assumption: %1 registers per thread").arg(registers));
+            assumed->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+            assumed->position->setType(QCPItemPosition::ptAxisRectRatio);
+            assumed->position->setCoords(0.98, 0.02);
+        }
+        QCPItemText* note = addPlotLabel(m_plots[1], tr("current point: unknown (no ptxas register count in this build)"));
+        note->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.02, 0.02);
+    }
+    for (PlotWidget* plot : m_plots) {
+        plot->rescaleAxes();
+        plot->yAxis->setRange(0, maxWarps * 1.1 + 1);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+
+    QString text;
+    if (!launchKnown) {
+        text = tr("The plan failed before a launch configuration existed (%1); the curves use no block size.")
+                   .arg(toQString(verdictName(plan.verdict)));
+    }
+    for (const Series& s : series) {
+        const QString device = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(s.device->id));
+        if (!launchKnown) continue;
+        if (!s.curves.current) {
+            text += tr("%1: this block cannot be resident on one SM%2.<br>").arg(device, assumption);
+            continue;
+        }
+        const Occupancy& o = *s.curves.current;
+        text += tr("%1: %2 of %3 warps per SM (%4 %), %5 blocks per SM; limited by %6%7.<br>")
+                    .arg(device)
+                    .arg(o.activeWarpsPerSm)
+                    .arg(o.maxWarpsPerSm)
+                    .arg(o.occupancyPct, 0, 'f', 0)
+                    .arg(o.activeBlocksPerSm)
+                    .arg(QString::fromStdString(limiterText(o)), assumption);
+    }
+    if (!registersKnown)
+        text += tr("<br>Registers per thread are <b>unknown</b> in this build (the ptxas resource table is not generated "
+                   "yet): every figure above is an assumption, not a measurement.");
+    m_summary->setText(text);
+}
+
+}  // namespace tilescope

@@ -1,0 +1,46 @@
+// OccupancyPage: the CUDA occupancy calculator's three graphs — active warps per SM against
+// block size, registers per thread and shared memory per block — with the current
+// configuration marked, the limiter named and the compare-device as a second series.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QSpinBox;
+
+namespace tilescope {
+
+class ExplorerState;
+class PlotWidget;
+struct DeviceSpec;
+struct OccupancyCurveInput;
+
+class OccupancyPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit OccupancyPage(ExplorerState* state, QWidget* parent = nullptr);
+
+    PlotWidget* blockSizePlot() const { return m_plots[0]; }
+    PlotWidget* registersPlot() const { return m_plots[1]; }
+    PlotWidget* sharedMemoryPlot() const { return m_plots[2]; }
+    QSpinBox* assumedRegistersBox() const { return m_assumedRegisters; }
+    QString summary() const;
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
+
+private:
+    // Hidden pages only note that they are stale, so a held spin box costs the GUI thread
+    // the visible page alone; they catch up when shown.
+    void scheduleRefresh();
+    void refresh();
+
+    ExplorerState* m_state;
+    bool m_dirty = false;
+    PlotWidget* m_plots[3];
+    QSpinBox* m_assumedRegisters;
+    QLabel* m_summary;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,31 @@
+// PlotWidget: a QCustomPlot that follows the application palette (light or dark) and saves
+// itself as PNG or PDF from its context menu. Pages copy ready series into it.
+#pragma once
+
+#include <qcustomplot.h>
+
+namespace tilescope {
+
+class PlotWidget : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit PlotWidget(QWidget* parent = nullptr);
+
+    // Saves by the file's suffix (.png or .pdf); false on an unknown suffix or a write error.
+    bool exportTo(const QString& fileName);
+    // Text and grid colours from the current palette; called again on palette changes.
+    void applyPalette();
+    QColor textColour() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void showContextMenu(const QPoint& position);
+    void styleAxis(QCPAxis* axis);
+};
+
+// A plain legend text for QCustomPlot items with the palette's text colour.
+QCPItemText* addPlotLabel(PlotWidget* plot, const QString& text);
+
+}  // namespace tilescope

@@ -1,0 +1,135 @@
+#include "ui/shape_panel_widget.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <climits>
+
+#include "ui/explorer_state.h"
+
+namespace tilescope {
+
+namespace {
+
+QString deviceLabel(const DeviceSpec& device) {
+    return QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.id), QString::fromStdString(device.archName()));
+}
+
+int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
+
+}  // namespace
+
+ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
+    : QWidget(parent), m_state(state), m_device(new QComboBox), m_compare(new QComboBox), m_family(new QComboBox),
+      m_variant(new QComboBox), m_parameterForm(new QFormLayout) {
+    m_device->setObjectName(QStringLiteral("deviceBox"));
+    m_compare->setObjectName(QStringLiteral("compareBox"));
+    m_family->setObjectName(QStringLiteral("familyBox"));
+    m_variant->setObjectName(QStringLiteral("variantBox"));
+    m_compare->addItem(tr("none"), QString());
+    for (const DeviceSpec& device : state->database().devices()) {
+        const QString id = QString::fromStdString(device.id);
+        const QString tip = QStringLiteral("%1\n%2").arg(QString::fromStdString(device.name), QString::fromStdString(device.source));
+        m_device->addItem(deviceLabel(device), id);
+        m_device->setItemData(m_device->count() - 1, tip, Qt::ToolTipRole);
+        m_compare->addItem(deviceLabel(device), id);
+        m_compare->setItemData(m_compare->count() - 1, tip, Qt::ToolTipRole);
+    }
+    for (const auto& family : state->registry().families())
+        m_family->addItem(QStringLiteral("%1 — %2").arg(QString::fromUtf8(family->name().data(), static_cast<int>(family->name().size())),
+                                                         QString::fromUtf8(family->title().data(), static_cast<int>(family->title().size()))),
+                          QString::fromUtf8(family->name().data(), static_cast<int>(family->name().size())));
+    m_device->setToolTip(tr("The device the shape is planned for (its limits come from the device database)"));
+    m_compare->setToolTip(tr("A second device drawn alongside: occupancy series, capacity line, boundary outline"));
+    m_family->setToolTip(tr("Kernel family"));
+    m_variant->setToolTip(tr("Variant: which upstream launch design is followed"));
+
+    auto* kernelBox = new QGroupBox(tr("Kernel and device"));
+    auto* form = new QFormLayout(kernelBox);
+    form->addRow(tr("&Device"), m_device);
+    form->addRow(tr("C&ompare with"), m_compare);
+    form->addRow(tr("&Kernel"), m_family);
+    form->addRow(tr("&Variant"), m_variant);
+    auto* shapeBox = new QGroupBox(tr("Shape"));
+    shapeBox->setLayout(m_parameterForm);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(kernelBox);
+    layout->addWidget(shapeBox);
+    layout->addStretch(1);
+
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { m_state->setDevice(m_device->currentData().toString()); });
+    connect(m_compare, &QComboBox::currentIndexChanged, this,
+            [this] { m_state->setCompareDevice(m_compare->currentData().toString()); });
+    connect(m_family, &QComboBox::currentIndexChanged, this, [this] { m_state->setKernel(m_family->currentData().toString()); });
+    connect(m_variant, &QComboBox::currentIndexChanged, this, [this] { m_state->setVariant(m_variant->currentIndex()); });
+    connect(state, &ExplorerState::kernelChanged, this, &ShapePanelWidget::rebuildParameters);
+    connect(state, &ExplorerState::changed, this, &ShapePanelWidget::syncFromState);
+    rebuildParameters();
+    syncFromState();
+}
+
+QSpinBox* ShapePanelWidget::parameterSpinBox(int index) const {
+    return index >= 0 && index < static_cast<int>(m_spinBoxes.size()) ? m_spinBoxes[static_cast<std::size_t>(index)] : nullptr;
+}
+
+void ShapePanelWidget::rebuildParameters() {
+    while (m_parameterForm->rowCount() > 0) m_parameterForm->removeRow(0);
+    m_spinBoxes.clear();
+    const ParameterList& parameters = m_state->parameters();
+    for (int i = 0; i < static_cast<int>(parameters.size()); ++i) {
+        const ParameterSpec& p = parameters[static_cast<std::size_t>(i)];
+        auto* spin = new QSpinBox;
+        const QString name = QString::fromStdString(p.name);
+        spin->setObjectName(QStringLiteral("parameter_") + name);
+        spin->setRange(clampToInt(p.minimum), clampToInt(p.maximum));
+        spin->setGroupSeparatorShown(true);
+        spin->setAccelerated(true);
+        // Log2 parameters usually double: step by a sensible fraction of the value.
+        if (p.scale == AxisScale::Log2) spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+        spin->setValue(clampToInt(m_state->shape()[i]));
+        spin->setToolTip(tr("%1\nrange %2 … %3, default %4%5")
+                             .arg(QString::fromStdString(p.help))
+                             .arg(p.minimum)
+                             .arg(p.maximum)
+                             .arg(p.defaultValue)
+                             .arg(p.isFlag ? tr(" (0 or 1)") : QString()));
+        connect(spin, &QSpinBox::valueChanged, this, [this, i](int value) { m_state->setParameter(i, value); });
+        m_parameterForm->addRow(name, spin);
+        m_spinBoxes.push_back(spin);
+    }
+}
+
+void ShapePanelWidget::syncFromState() {
+    const QSignalBlocker b1(m_device), b2(m_compare), b3(m_family), b4(m_variant);
+    m_device->setCurrentIndex(m_device->findData(QString::fromStdString(m_state->device().id)));
+    const DeviceSpec* compare = m_state->compareDevice();
+    m_compare->setCurrentIndex(m_compare->findData(compare ? QString::fromStdString(compare->id) : QString()));
+    const auto family = m_state->kernel().family->name();
+    m_family->setCurrentIndex(m_family->findData(QString::fromUtf8(family.data(), static_cast<int>(family.size()))));
+    // The variant list changes with the family only; rebuilding it on every edit costs a held spin box.
+    const auto& variants = m_state->kernel().family->variants();
+    const bool sameList = m_variant->count() == static_cast<int>(variants.size()) &&
+                          (variants.empty() || m_variant->itemText(0) == QString::fromStdString(variants.front().name));
+    if (!sameList) {
+        m_variant->clear();
+        for (const VariantInfo& v : variants) {
+            m_variant->addItem(QString::fromStdString(v.name));
+            m_variant->setItemData(m_variant->count() - 1,
+                                   QStringLiteral("%1\nupstream: %2").arg(QString::fromStdString(v.description), QString::fromStdString(v.upstream)),
+                                   Qt::ToolTipRole);
+        }
+    }
+    m_variant->setCurrentIndex(m_state->kernel().variant);
+    for (int i = 0; i < static_cast<int>(m_spinBoxes.size()); ++i) {
+        QSpinBox* spin = m_spinBoxes[static_cast<std::size_t>(i)];
+        if (spin->value() != m_state->shape()[i]) {
+            const QSignalBlocker block(spin);
+            spin->setValue(clampToInt(m_state->shape()[i]));
+        }
+    }
+}
+
+}  // namespace tilescope

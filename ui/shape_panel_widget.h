@@ -1,0 +1,40 @@
+// ShapePanelWidget: device, compare-device, kernel family, variant, and one spin box per shape
+// parameter built from the family's parameter list. Every edit goes straight to the state.
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+class QSpinBox;
+
+namespace tilescope {
+
+class ExplorerState;
+
+class ShapePanelWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit ShapePanelWidget(ExplorerState* state, QWidget* parent = nullptr);
+
+    QSpinBox* parameterSpinBox(int index) const;  // nullptr when out of range
+    QComboBox* deviceBox() const { return m_device; }
+    QComboBox* compareBox() const { return m_compare; }
+    QComboBox* familyBox() const { return m_family; }
+    QComboBox* variantBox() const { return m_variant; }
+
+private:
+    void rebuildParameters();
+    void syncFromState();
+
+    ExplorerState* m_state;
+    QComboBox* m_device;
+    QComboBox* m_compare;
+    QComboBox* m_family;
+    QComboBox* m_variant;
+    QFormLayout* m_parameterForm;
+    std::vector<QSpinBox*> m_spinBoxes;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,157 @@
+#include "ui/shared_memory_page.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/device_spec.h"
+#include "ui/candidate_model.h"
+#include "ui/explorer_state.h"
+#include "ui/plot_widget.h"
+#include "ui/qt_text.h"
+
+namespace tilescope {
+
+namespace {
+
+const QColor kCompareColour(0xE6, 0x9F, 0x00);
+
+}  // namespace
+
+SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
+    : QWidget(parent), m_state(state), m_model(new CandidateModel(this)), m_plot(new PlotWidget), m_table(new QTableView),
+      m_note(new QLabel) {
+    setObjectName(QStringLiteral("sharedMemoryPage"));
+    m_plot->setObjectName(QStringLiteral("shared-memory"));
+    m_plot->xAxis->setLabel(tr("Tile candidate, in the order the planner tries them"));
+    m_plot->yAxis->setLabel(tr("Shared memory per block (bytes)"));
+    m_plot->applyPalette();
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_note->setWordWrap(true);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_plot);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({600, 160});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_note);
+    layout->addWidget(splitter, 1);
+    connect(state, &ExplorerState::changed, this, &SharedMemoryPage::refresh);
+    refresh();
+}
+
+void SharedMemoryPage::refresh() {
+    m_model->setPlan(m_state->plan());
+    if (isVisible())
+        refreshPlot();
+    else
+        m_plotDirty = true;
+}
+
+void SharedMemoryPage::changeEvent(QEvent* event) {
+    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
+    if (event->type() == QEvent::PaletteChange) {
+        if (isVisible())
+            refreshPlot();
+        else
+            m_plotDirty = true;
+    }
+    QWidget::changeEvent(event);
+}
+
+void SharedMemoryPage::showEvent(QShowEvent* event) {
+    if (m_plotDirty) refreshPlot();
+    QWidget::showEvent(event);
+}
+
+void SharedMemoryPage::refreshPlot() {
+    m_plotDirty = false;
+    const LaunchPlan& plan = m_state->plan();
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+
+    // A planner without a tile search still has one launch: show its bytes as the only bar.
+    std::vector<TileCandidate> bars = m_model->candidates();
+    int chosen = m_model->chosen();
+    if (bars.empty()) {
+        bars.push_back({plan.tile.empty() ? std::string_view("launch") : plan.tile, plan.totalSmem(), plan.ok()});
+        chosen = 0;
+        m_note->setText(tr("This planner tries no tile candidates; the bar is the launch's own shared memory "
+                           "(static %1 B + dynamic %2 B).")
+                            .arg(plan.staticSmem)
+                            .arg(plan.dynamicSmem));
+    } else {
+        m_note->setText(tr("%n candidate(s) tried; the chosen one is highlighted. Capacity = the device's opt-in limit "
+                           "per block (smem_per_block_optin); the default limit without opt-in is dashed.",
+                           nullptr, static_cast<int>(bars.size())));
+    }
+
+    auto* others = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto* picked = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    others->setName(tr("candidate"));
+    picked->setName(tr("chosen"));
+    const QColor accent = palette().color(QPalette::Highlight);
+    QColor faded = m_plot->textColour();
+    faded.setAlpha(90);
+    others->setBrush(faded);
+    others->setPen(Qt::NoPen);
+    picked->setBrush(accent);
+    picked->setPen(QPen(accent.darker(140), 2));
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double top = 0;
+    for (int i = 0; i < static_cast<int>(bars.size()); ++i) {
+        const TileCandidate& c = bars[static_cast<std::size_t>(i)];
+        (i == chosen ? picked : others)->addData(i, static_cast<double>(c.smemBytes));
+        ticker->addTick(i, toQString(c.name));
+        top = std::max(top, static_cast<double>(c.smemBytes));
+        QCPItemText* label = addPlotLabel(m_plot, groupedNumber(static_cast<double>(c.smemBytes)));
+        label->position->setCoords(i, static_cast<double>(c.smemBytes));
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    }
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->xAxis->setRange(-0.7, static_cast<double>(bars.size()) - 0.3);
+
+    struct Line {
+        const DeviceSpec* device;
+        QColor colour;
+    };
+    std::vector<Line> lines{{&m_state->device(), m_plot->textColour()}};
+    if (const DeviceSpec* compare = m_state->compareDevice()) lines.push_back({compare, kCompareColour});
+    bool above = true;  // the first device's label sits above its line, the second's below
+    for (const Line& line : lines) {
+        const double capacity = static_cast<double>(line.device->smemPerBlockOptin);
+        top = std::max(top, capacity);
+        auto* capacityLine = new QCPItemStraightLine(m_plot);
+        capacityLine->point1->setCoords(0, capacity);
+        capacityLine->point2->setCoords(1, capacity);
+        capacityLine->setPen(QPen(line.colour, 2));
+        QCPItemText* label = addPlotLabel(m_plot, tr("%1 capacity %2 B (%3)")
+                                                      .arg(QString::fromStdString(line.device->id),
+                                                           groupedNumber(capacity),
+                                                           QString::fromStdString(line.device->archName())));
+        label->setColor(line.colour == m_plot->textColour() ? line.colour : line.colour.darker(130));
+        label->setBrush(palette().brush(QPalette::Base));
+        label->setPadding(QMargins(3, 1, 3, 1));
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(0.995, capacity);
+        label->setPositionAlignment(Qt::AlignRight | (above ? Qt::AlignBottom : Qt::AlignTop));
+        above = !above;
+        auto* defaultLine = new QCPItemStraightLine(m_plot);
+        defaultLine->point1->setCoords(0, static_cast<double>(line.device->smemPerBlock));
+        defaultLine->point2->setCoords(1, static_cast<double>(line.device->smemPerBlock));
+        defaultLine->setPen(QPen(line.colour, 1, Qt::DashLine));
+    }
+    m_plot->yAxis->setRange(0, top * 1.15);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace tilescope

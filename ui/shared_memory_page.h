@@ -1,0 +1,41 @@
+// SharedMemoryPage: every tile candidate the planner tried, its bytes against the shared-memory
+// capacity line of each device, the chosen one highlighted.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableView;
+
+namespace tilescope {
+
+class CandidateModel;
+class ExplorerState;
+class PlotWidget;
+
+class SharedMemoryPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit SharedMemoryPage(ExplorerState* state, QWidget* parent = nullptr);
+
+    CandidateModel* model() const { return m_model; }
+    PlotWidget* plot() const { return m_plot; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
+
+private:
+    // The model follows every change; the plot is rebuilt only while the page is visible.
+    void refresh();
+    void refreshPlot();
+
+    ExplorerState* m_state;
+    bool m_plotDirty = false;
+    CandidateModel* m_model;
+    PlotWidget* m_plot;
+    QTableView* m_table;
+    QLabel* m_note;
+};
+
+}  // namespace tilescope

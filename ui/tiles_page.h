@@ -1,0 +1,48 @@
+// TilesPage: the tile or bucket the planner chooses along one parameter (e.g. M -> the
+// gemm_bucket cell staircase with its padding waste, head_dim -> the attention tile).
+#pragma once
+
+#include <QWidget>
+
+#include "core/tile_series.h"
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace tilescope {
+
+class ExplorerState;
+class PlotWidget;
+
+class TilesPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TilesPage(ExplorerState* state, QWidget* parent = nullptr);
+
+    void setParameter(int parameter);
+    const TileSeries& series() const { return m_series; }
+    PlotWidget* plot() const { return m_plot; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
+
+private:
+    // Hidden pages only note that they are stale, so a held spin box costs the GUI thread
+    // the visible page alone; they catch up when shown.
+    void scheduleRefresh();
+    void resetForFamily();
+    void refresh();
+
+    ExplorerState* m_state;
+    bool m_dirty = false;
+    PlotWidget* m_plot;
+    QComboBox* m_parameter;
+    QSpinBox* m_from;
+    QSpinBox* m_to;
+    QLabel* m_summary;
+    TileSeries m_series;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,90 @@
+#include "ui/verdict_banner_widget.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTextDocument>
+
+#include "core/device_spec.h"
+#include "ui/explorer_state.h"
+#include "ui/qt_text.h"
+
+namespace tilescope {
+
+namespace {
+
+QString describe(const LaunchPlan& plan) {
+    if (plan.ok()) {
+        QString text = QStringLiteral("<b>ok</b> — launches");
+        if (!plan.tile.empty()) text += QStringLiteral(", tile %1").arg(toQString(plan.tile).toHtmlEscaped());
+        if (plan.bucketCell) text += QStringLiteral(", cell %1").arg(*plan.bucketCell);
+        if (plan.paddingWaste > 0) text += QStringLiteral(", padding waste %1 %").arg(plan.paddingWaste * 100.0, 0, 'f', 1);
+        text += plan.occupancy ? QStringLiteral(", occupancy %1 %").arg(plan.occupancy->occupancyPct, 0, 'f', 0)
+                               : QStringLiteral(", occupancy unknown (registers unknown)");
+        if (!plan.note.empty()) text += QStringLiteral("<br>%1").arg(QString::fromStdString(plan.note).toHtmlEscaped());
+        return text;
+    }
+    QString text = QStringLiteral("<b>%1</b>: %2")
+                       .arg(toQString(verdictName(plan.verdict)), QString::fromStdString(plan.message).toHtmlEscaped());
+    if (plan.limit)
+        text += QStringLiteral("<br>limit: %1 = %2, actual %3")
+                    .arg(toQString(plan.limit->name))
+                    .arg(groupedNumber(static_cast<double>(plan.limit->limit)))
+                    .arg(groupedNumber(static_cast<double>(plan.limit->actual)));
+    if (plan.cudaError) text += QStringLiteral(" (%1, %2)").arg(toQString(plan.cudaError->name)).arg(plan.cudaError->code);
+    if (!plan.fix.empty()) text += QStringLiteral("<br>fix: %1").arg(QString::fromStdString(plan.fix).toHtmlEscaped());
+    return text;
+}
+
+}  // namespace
+
+VerdictBannerWidget::VerdictBannerWidget(ExplorerState* state, QWidget* parent)
+    : QFrame(parent), m_state(state), m_label(new QLabel), m_fixButton(new QPushButton(tr("Move to the &suggested shape"))) {
+    setObjectName(QStringLiteral("verdictBanner"));
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    m_label->setObjectName(QStringLiteral("verdictText"));
+    m_label->setWordWrap(true);
+    m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_fixButton->setObjectName(QStringLiteral("fixButton"));
+    m_fixButton->setToolTip(tr("Set the shape to the nearest passing one the fix finder found"));
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(m_label, 1);
+    layout->addWidget(m_fixButton, 0, Qt::AlignVCenter);
+    connect(m_fixButton, &QPushButton::clicked, state, &ExplorerState::applyFix);
+    connect(state, &ExplorerState::changed, this, &VerdictBannerWidget::refresh);
+    refresh();
+}
+
+QString VerdictBannerWidget::text() const {
+    QTextDocument document;
+    document.setHtml(m_label->text());
+    return document.toPlainText();
+}
+
+void VerdictBannerWidget::refresh() {
+    const LaunchPlan& plan = m_state->plan();
+    QString html = QStringLiteral("%1: %2").arg(QString::fromStdString(m_state->device().id), describe(plan));
+    if (const LaunchPlan* compare = m_state->comparePlan()) {
+        html += QStringLiteral("<br>%1: %2")
+                    .arg(QString::fromStdString(m_state->compareDevice()->id),
+                         compare->ok() ? QStringLiteral("<b>ok</b>")
+                                       : QStringLiteral("<b>%1</b>: %2")
+                                             .arg(toQString(verdictName(compare->verdict)),
+                                                  QString::fromStdString(compare->message).toHtmlEscaped()));
+    }
+    m_label->setText(html);
+    // The verdict colour blended towards white, so black text stays readable in any theme.
+    const QColor base = toQColor(verdictColour(plan.verdict));
+    constexpr double kTint = 0.4;
+    auto blend = [&](int c) { return static_cast<int>(c * kTint + 255 * (1.0 - kTint)); };
+    QPalette p = palette();
+    p.setColor(QPalette::Window, QColor(blend(base.red()), blend(base.green()), blend(base.blue())));
+    p.setColor(QPalette::WindowText, Qt::black);
+    setPalette(p);
+    m_label->setPalette(p);
+    m_fixButton->setVisible(!plan.ok());
+    m_fixButton->setEnabled(plan.fixShape.has_value());
+}
+
+}  // namespace tilescope

@@ -1,0 +1,30 @@
+// VerdictBannerWidget: green "ok", or the failure's kind, exact message, limit hit and fix,
+// with a button that moves the shape to the suggested passing one.
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+class QPushButton;
+
+namespace tilescope {
+
+class ExplorerState;
+
+class VerdictBannerWidget : public QFrame {
+    Q_OBJECT
+public:
+    explicit VerdictBannerWidget(ExplorerState* state, QWidget* parent = nullptr);
+
+    QString text() const;  // the banner's plain text (tests, accessibility)
+    QPushButton* fixButton() const { return m_fixButton; }
+
+private:
+    void refresh();
+
+    ExplorerState* m_state;
+    QLabel* m_label;
+    QPushButton* m_fixButton;
+};
+
+}  // namespace tilescope
