@@ -54,8 +54,7 @@ TEST(AttentionFa2, TileTablePerHeadDimBucketAndDevice) {
         EXPECT_EQ(p.threadsPerBlock(), row.threads);
         // grid (ceil(seqlen_q / kBlockM), batch, heads) with seqlen_q 2048, batch 1, heads 32.
         EXPECT_EQ(p.grid, (Dim3{2048 / row.blockM, 1, 32}));
-        EXPECT_FALSE(p.registers);
-        EXPECT_FALSE(p.occupancy);
+        expectCompilerRegisters(p, device(row.device));
     }
 }
 
@@ -153,8 +152,7 @@ TEST(AttentionSm120, Hdim256OnRtx5090NeedsExactlyTheOptInLimit) {
     EXPECT_EQ(p.candidates[2].smemBytes, 24576 + 32768 + 32768 + 2048 + 768);  // 92,928
     EXPECT_EQ(p.candidates[3].name, "(32,64)");
     EXPECT_EQ(p.candidates[3].smemBytes, 16384 + 32768 + 32768 + 2048 + 512);  // 84,480
-    EXPECT_FALSE(p.registers);
-    EXPECT_FALSE(p.occupancy);
+    expectCompilerRegisters(p, device("rtx-5090"));
 }
 
 TEST(AttentionSm120, Hdim512OnRtx5090NoTileFits) {

@@ -23,8 +23,7 @@ TEST(AwqGemm, WideTileWhenNIsAMultipleOf128) {
     EXPECT_EQ(p.grid, (Dim3{1 * (4096 / 128) * 8, 1, 1}));  // ceil(16/16) * N/128 * split_k = 256
     ASSERT_EQ(p.candidates.size(), 2u);
     EXPECT_EQ(p.tileIndex, 0);
-    EXPECT_FALSE(p.registers);
-    EXPECT_FALSE(p.occupancy);
+    expectCompilerRegisters(p, device("h100-sxm"));
 }
 
 TEST(AwqGemm, NarrowTileWhenNIsOnlyAMultipleOf64) {

@@ -76,8 +76,7 @@ TEST(GemmBucket, EachCellsLaunchOnH100) {
         EXPECT_EQ(p.dynamicSmem, row.smem);
         EXPECT_TRUE(p.optsIntoLargeSmem);
         EXPECT_DOUBLE_EQ(p.paddingWaste, row.waste);
-        EXPECT_FALSE(p.registers);
-        EXPECT_FALSE(p.occupancy);
+        expectCompilerRegisters(p, device("h100-sxm"));
     }
 }
 

@@ -44,6 +44,20 @@ inline LaunchPlan planOn(std::string_view family, std::string_view variant, std:
     return planWithFix(k, shape(k, shapeText), spec, nullptr);
 }
 
+// The register count a launching plan reports is the compiler's (the generated ptxas table) for
+// its kernel on this device's arch, and with it the plan has an occupancy.
+inline void expectCompilerRegisters(const LaunchPlan& p, const DeviceSpec& spec) {
+    const auto resources = compiledKernelResources().find(p.kernelSymbol, spec.computeCapability);
+    ASSERT_TRUE(resources) << p.kernelSymbol << " on " << spec.archName();
+    ASSERT_TRUE(p.registers);
+    EXPECT_EQ(*p.registers, resources->registers);
+    EXPECT_GT(*p.registers, 0);
+    if (p.ok()) {
+        ASSERT_TRUE(p.occupancy);
+        EXPECT_GT(p.occupancy->activeBlocksPerSm, 0);
+    }
+}
+
 inline std::string limitName(const LaunchPlan& p) { return p.limit ? std::string(p.limit->name) : std::string(); }
 
 }  // namespace tilescope::test
