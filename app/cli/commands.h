@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/sweep.h"
+
 namespace tilescope::cli {
 
 enum ExitCode : int { kExitOk = 0, kExitFails = 1, kExitUsage = 2, kExitNoGpu = 3 };
@@ -16,5 +18,11 @@ void addDevicesCommand(CLI::App& app, int& exitCode);
 void addKernelsCommand(CLI::App& app, int& exitCode);
 void addPlanCommand(CLI::App& app, int& exitCode);
 void addSweepCommand(CLI::App& app, int& exitCode);
+void addTraceCommand(CLI::App& app, int& exitCode);
+void addImportKinetoCommand(CLI::App& app, int& exitCode);
+// --trace FILE of plan and sweep (commands_trace.cpp): save what the command did as a native trace.
+void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
+                   const tilescope::DeviceSpec& device, const std::string& path);
+void saveSweepTrace(const tilescope::BoundaryMap& map, const std::string& path);
 
 }  // namespace tilescope::cli

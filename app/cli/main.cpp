@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
     addKernelsCommand(app, exitCode);
     addPlanCommand(app, exitCode);
     addSweepCommand(app, exitCode);
+    addTraceCommand(app, exitCode);
+    addImportKinetoCommand(app, exitCode);
 
     try {
         app.parse(argc, argv);
