@@ -55,8 +55,8 @@ ordered_json planArgs(const Run& run) {
 
 ordered_json recordArgs(const KernelRecord& r) {
     ordered_json j;
-    if (r.grid.volume() > 0) j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
-    if (r.block.volume() > 0) j["block"] = {r.block.x, r.block.y, r.block.z};
+    if (r.grid.x > 0 && r.grid.y > 0 && r.grid.z > 0) j["grid"] = {r.grid.x, r.grid.y, r.grid.z};
+    if (r.block.x > 0 && r.block.y > 0 && r.block.z > 0) j["block"] = {r.block.x, r.block.y, r.block.z};
     if (r.registersPerThread) j["registers per thread"] = *r.registersPerThread;
     if (r.sharedMemory) j["shared memory"] = *r.sharedMemory;
     if (r.staticSmem) j["static shared memory"] = *r.staticSmem;
@@ -100,7 +100,9 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
         devices.insert(device);
         streams.insert({device, stream});
     };
-    constexpr std::int64_t kLaunchThread = -1;  // failed launches have no stream: their own track
+    // Failed launches have no stream: their own track, on a thread id no CUDA stream handle takes
+    // (Perfetto wants non-negative ids).
+    constexpr std::int64_t kLaunchThread = 0x7fffffff;
     for (const auto& run : trace.runs) {
         if (!run.gpu) continue;
         for (const auto& r : run.gpu->records) note(r.device, r.stream);

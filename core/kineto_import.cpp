@@ -81,6 +81,19 @@ std::size_t findStructural(const char* b, std::size_t p, std::size_t end) {
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+bool recorded(const Dim3& d) { return d.x > 0 && d.y > 0 && d.z > 0; }
+
+// Blocks or threads of a launch without overflow (a hostile trace may claim 10^27).
+std::int64_t saturatingVolume(const Dim3& d) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    std::int64_t v = 1;
+    for (std::int64_t f : {d.x, d.y, d.z}) {
+        if (f <= 0) return 0;
+        v = v > kMax / f ? kMax : v * f;
+    }
+    return v;
+}
+
 // "1695835573023613" or "4203669603771.648" microseconds -> nanoseconds, exactly.
 std::optional<std::int64_t> microsToNs(std::string_view raw) {
     while (!raw.empty() && isSpace(raw.back())) raw.remove_suffix(1);
@@ -846,8 +859,8 @@ std::string launchViolation(const LaunchConfigFinding& c, const DeviceSpec& d) {
             broken.push_back(std::string("grid.") + axes[i] + " " + std::to_string(grid[i]) + " > max_grid_dim " +
                              std::to_string(d.maxGridDim[static_cast<std::size_t>(i)]));
     }
-    if (c.block.volume() > d.maxThreadsPerBlock)
-        broken.push_back("threads per block " + std::to_string(c.block.volume()) + " > max_threads_per_block " +
+    if (saturatingVolume(c.block) > d.maxThreadsPerBlock)
+        broken.push_back("threads per block " + std::to_string(saturatingVolume(c.block)) + " > max_threads_per_block " +
                          std::to_string(d.maxThreadsPerBlock));
     if (c.sharedMemory && *c.sharedMemory > d.smemPerBlockOptin)
         broken.push_back("shared memory " + std::to_string(*c.sharedMemory) + " B > smem_per_block_optin " +
@@ -867,7 +880,7 @@ void KinetoParser::analyse(KinetoImport& out) {
         for (const auto& d : out.devices)
             if (d.ordinal == c.device && d.checkable) device = &d.spec;
         if (!device && m_options.assumedDevice && out.devices.empty()) device = &*m_options.assumedDevice;
-        const bool hasFigures = c.grid.volume() > 0 && c.block.volume() > 0 && c.registers && c.sharedMemory;
+        const bool hasFigures = recorded(c.grid) && recorded(c.block) && c.registers && c.sharedMemory;
         if (!hasFigures) noFigures += c.count;
         if (!device) noDevice += hasFigures ? c.count : 0;
         if (!device || !hasFigures) {
@@ -876,12 +889,12 @@ void KinetoParser::analyse(KinetoImport& out) {
         }
         c.violation = launchViolation(c, *device);
         OccupancyInput input;
-        input.threadsPerBlock = static_cast<int>(std::min<std::int64_t>(c.block.volume(), std::numeric_limits<int>::max()));
+        input.threadsPerBlock = static_cast<int>(std::min<std::int64_t>(saturatingVolume(c.block), std::numeric_limits<int>::max()));
         input.registersPerThread = *c.registers;
         input.dynamicSmem = *c.sharedMemory;
         // A kernel above the default limit must have opted in, or it would not have launched.
         input.optIn = *c.sharedMemory > device->smemPerBlock;
-        input.gridBlocks = c.grid.volume();
+        input.gridBlocks = saturatingVolume(c.grid);
         Occupancy occupancy;
         if (c.violation.empty() && computeOccupancy(*device, input, occupancy)) {
             c.occupancyPct = occupancy.occupancyPct;
@@ -891,7 +904,7 @@ void KinetoParser::analyse(KinetoImport& out) {
             // Kineto's "est. achieved occupancy %": the theoretical figure, capped by the warps the
             // grid can put on each SM.
             const double warpsPerBlock = std::ceil(static_cast<double>(input.threadsPerBlock) / device->warpSize);
-            const double gridWarpsPerSm = static_cast<double>(c.grid.volume()) / device->smCount * warpsPerBlock;
+            const double gridWarpsPerSm = static_cast<double>(saturatingVolume(c.grid)) / device->smCount * warpsPerBlock;
             const double gridPct = occupancy.maxWarpsPerSm > 0 ? 100.0 * gridWarpsPerSm / occupancy.maxWarpsPerSm : 0.0;
             c.estAchievedOccupancyPct = std::min(occupancy.occupancyPct, gridPct);
         }

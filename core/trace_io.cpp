@@ -130,7 +130,9 @@ Result<Trace> traceFromJson(const ordered_json& j, const KernelRegistry& registr
     if (version == j.end() || !version->is_number_integer())
         return makeError("at /version: expected the integer major version, got " +
                          (version == j.end() ? std::string("nothing") : describeJsonValue(*version)));
-    if (version->is_number_unsigned() || version->get<std::int64_t>() > kTraceFormatVersion)
+    const bool newer = version->is_number_unsigned() ? version->get<std::uint64_t>() > static_cast<std::uint64_t>(kTraceFormatVersion)
+                                                     : version->get<std::int64_t>() > kTraceFormatVersion;
+    if (newer)
         return makeError("trace format version " + version->dump() + " is newer than this build reads (version " +
                          std::to_string(kTraceFormatVersion) + "); open it with a newer Tilescope");
     if (version->get<std::int64_t>() < 1) return makeError("at /version: expected a version >= 1, got " + version->dump());

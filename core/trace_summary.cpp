@@ -15,7 +15,7 @@ namespace tilescope {
 using nlohmann::ordered_json;
 
 std::optional<Occupancy> recordOccupancy(const KernelRecord& r, const DeviceSpec& device) {
-    if (!r.registersPerThread || r.block.volume() <= 0) return std::nullopt;
+    if (!r.registersPerThread || r.block.x <= 0 || r.block.y <= 0 || r.block.z <= 0 || r.block.x * r.block.y > (1 << 20) / std::max<std::int64_t>(1, r.block.z)) return std::nullopt;
     OccupancyInput input;
     input.threadsPerBlock = static_cast<int>(std::min<std::int64_t>(r.block.volume(), 1 << 30));
     input.registersPerThread = *r.registersPerThread;
@@ -28,7 +28,7 @@ std::optional<Occupancy> recordOccupancy(const KernelRecord& r, const DeviceSpec
         return std::nullopt;
     }
     input.optIn = r.shmemLimitConfig ? *r.shmemLimitConfig == 1 : input.staticSmem + input.dynamicSmem > device.smemPerBlock;
-    input.gridBlocks = r.grid.volume();
+    input.gridBlocks = r.grid.x > 0 && r.grid.y > 0 && r.grid.z > 0 && r.grid.x < (1LL << 31) && r.grid.y < (1LL << 31) && r.grid.z < (1LL << 31) ? r.grid.volume() : 0;
     Occupancy occupancy;
     if (!computeOccupancy(device, input, occupancy)) return std::nullopt;
     return occupancy;
@@ -44,7 +44,7 @@ std::string csvField(const std::string& text) {
 }
 
 std::string dimText(const Dim3& d) {
-    if (d.volume() <= 0) return "";
+    if (d.x <= 0 || d.y <= 0 || d.z <= 0) return "";
     return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }
 
