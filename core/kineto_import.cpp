@@ -1032,7 +1032,9 @@ bool looksLikeNativeTrace(const std::string& path) {
 namespace tilescope {
 
 Result<Trace> openTraceFile(const std::string& path, const KernelRegistry& registry, const KinetoImportOptions& options) {
-    if (looksLikeNativeTrace(path)) return readTraceFile(path, registry);
+    const bool nativeName = path.size() >= kTraceFileSuffix.size() &&
+                            path.compare(path.size() - kTraceFileSuffix.size(), kTraceFileSuffix.size(), kTraceFileSuffix) == 0;
+    if (nativeName || looksLikeNativeTrace(path)) return readTraceFile(path, registry);
     auto imported = importKinetoFile(path, options);
     if (!imported) return makeError(imported.error());
     return imported->toTrace();
