@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -34,48 +35,33 @@ constexpr std::size_t kMaxCapturedScalar = 256;  // top-level version fields
 constexpr std::int64_t kNsPerUs = 1000;
 constexpr std::int64_t kMaxKinetoInteger = std::int64_t{1} << 53;  // beyond what a profiler writes
 
-// ---- byte search (SSE2 where available; the buffer is padded so 16-byte loads past `end` are safe)
+// ---- byte search (SSE2 where available)
 
-// First '"' or '\\' in [p, end), or end.
-std::size_t findStringStop(const char* b, std::size_t p, std::size_t end) {
+// Bit i set when byte i of the 64 at `b` is '"', '\\', '{', '}', '[' or ']'. The buffer is padded:
+// reading 64 bytes from any position before its end is safe.
+std::uint64_t interestingMask(const char* b) {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
-    while (p < end) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + p));
-        const unsigned mask = static_cast<unsigned>(
-            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash))));
-        if (mask) return std::min(end, p + static_cast<std::size_t>(__builtin_ctz(mask)));
-        p += 16;
-    }
-    return end;
-#else
-    while (p < end && b[p] != '"' && b[p] != '\\') ++p;
-    return p;
-#endif
-}
-
-// First '"', '{', '}', '[' or ']' in [p, end), or end.
-std::size_t findStructural(const char* b, std::size_t p, std::size_t end) {
-#if defined(__SSE2__)
-    // '[' | 0x20 == '{' and ']' | 0x20 == '}': two compares cover four brackets.
-    const __m128i quote = _mm_set1_epi8('"');
     const __m128i open = _mm_set1_epi8('{');
     const __m128i close = _mm_set1_epi8('}');
-    const __m128i lower = _mm_set1_epi8(0x20);
-    while (p < end) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + p));
+    const __m128i lower = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
+    std::uint64_t mask = 0;
+    for (int k = 0; k < 4; ++k) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * k));
         const __m128i folded = _mm_or_si128(v, lower);
-        const __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(v, quote),
+        const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
                                           _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
-        const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
-        if (mask) return std::min(end, p + static_cast<std::size_t>(__builtin_ctz(mask)));
-        p += 16;
+        mask |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(hits))) << (16 * k);
     }
-    return end;
+    return mask;
 #else
-    while (p < end && b[p] != '"' && b[p] != '{' && b[p] != '}' && b[p] != '[' && b[p] != ']') ++p;
-    return p;
+    std::uint64_t mask = 0;
+    for (int i = 0; i < 64; ++i) {
+        const char c = b[i];
+        if (c == '"' || c == '\\' || c == '{' || c == '}' || c == '[' || c == ']') mask |= std::uint64_t{1} << i;
+    }
+    return mask;
 #endif
 }
 
@@ -225,6 +211,8 @@ private:
     std::uint64_t m_nextProgress = kProgressStep;
     std::vector<char> m_stack;
     std::optional<std::string> m_error;
+    static constexpr std::size_t kNoCatKey = static_cast<std::size_t>(-1);
+    std::size_t m_catKey = kNoCatKey;  // offset of the last scanned value's top-level "cat" key
 
     simdjson::ondemand::parser m_parser;
     std::int64_t m_eventIndex = 0;
@@ -324,57 +312,69 @@ bool KinetoParser::scanValue(std::size_t& start, std::size_t& end, bool keep) {
         return true;
     }
     m_stack.clear();
+    m_catKey = kNoCatKey;
     bool inString = first == '"';
     if (inString) ++p;
     for (;;) {
         b = m_buffer.data();
         while (p < m_end) {
-            if (inString) {
-                const std::size_t q = findStringStop(b, p, m_end);
-                if (q == m_end) {
-                    p = m_end;
-                    break;
-                }
-                if (b[q] == '\\') {
-                    if (q + 1 >= m_end) {
-                        p = q;
-                        break;
+            // 64 bytes at a time: a mask of the bytes that matter, walked bit by bit.
+            std::uint64_t mask = interestingMask(b + p);
+            const std::size_t available = m_end - p;
+            if (available < 64) mask &= (std::uint64_t{1} << available) - 1;
+            std::size_t next = p + std::min<std::size_t>(64, available);
+            bool needMore = false;
+            while (mask) {
+                const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(mask));
+                mask &= mask - 1;
+                const std::size_t q = p + i;
+                const char c = b[q];
+                if (inString) {
+                    if (c == '\\') {
+                        // The escaped byte is not structural, whatever it is.
+                        if (q + 1 >= m_end) {
+                            next = q;
+                            needMore = true;
+                            break;
+                        }
+                        if (i + 1 < 64) {
+                            mask &= ~(std::uint64_t{1} << (i + 1));
+                        } else {
+                            next = q + 2;
+                            break;
+                        }
+                    } else if (c == '"') {
+                        inString = false;
+                        if (m_stack.empty()) {
+                            end = q + 1;
+                            return true;
+                        }
                     }
-                    p = q + 2;
                     continue;
                 }
-                inString = false;
-                p = q + 1;
-                if (m_stack.empty()) {
-                    end = p;
-                    return true;
-                }
-                continue;
-            }
-            const std::size_t q = findStructural(b, p, m_end);
-            if (q == m_end) {
-                p = m_end;
-                break;
-            }
-            const char c = b[q];
-            p = q + 1;
-            if (c == '"') {
-                inString = true;
-            } else if (c == '{' || c == '[') {
-                if (static_cast<int>(m_stack.size()) >= kMaxNesting)
-                    return fail(m_base + q, "nested deeper than " + std::to_string(kMaxNesting) +
-                                                " levels (a profiler trace nests a few levels)");
-                m_stack.push_back(c == '{' ? '}' : ']');
-            } else {
-                if (m_stack.empty() || m_stack.back() != c)
-                    return fail(m_base + q, std::string("unexpected '") + c + "'" +
-                                                (m_stack.empty() ? "" : std::string(", expected '") + m_stack.back() + "'"));
-                m_stack.pop_back();
-                if (m_stack.empty()) {
-                    end = p;
-                    return true;
+                if (c == '"') {
+                    inString = true;
+                    // Where an event's own "cat" key is, so classify() need not search for it.
+                    if (m_stack.size() == 1 && m_catKey == kNoCatKey && q + 5 <= m_end && std::memcmp(b + q + 1, "cat\"", 4) == 0)
+                        m_catKey = q - start;
+                } else if (c == '{' || c == '[') {
+                    if (static_cast<int>(m_stack.size()) >= kMaxNesting)
+                        return fail(m_base + q, "nested deeper than " + std::to_string(kMaxNesting) +
+                                                    " levels (a profiler trace nests a few levels)");
+                    m_stack.push_back(c == '{' ? '}' : ']');
+                } else if (c == '}' || c == ']') {
+                    if (m_stack.empty() || m_stack.back() != c)
+                        return fail(m_base + q, std::string("unexpected '") + c + "'" +
+                                                    (m_stack.empty() ? "" : std::string(", expected '") + m_stack.back() + "'"));
+                    m_stack.pop_back();
+                    if (m_stack.empty()) {
+                        end = q + 1;
+                        return true;
+                    }
                 }
             }
+            p = next;
+            if (needMore) break;
         }
         const std::uint64_t valueStart = keep ? m_base + start : 0;
         if (!refill(keep ? start : p, p, start)) {
@@ -454,8 +454,12 @@ bool KinetoParser::parseTopLevel() {
             }
         }
     } else {
-        return fail(m_base + p, "expected a Chrome trace: a JSON object ('{') or an event array ('['), found '" +
-                                    std::string(1, first) + "'");
+        char shown[16];
+        if (first > 0x20 && first < 0x7f)
+            std::snprintf(shown, sizeof shown, "'%c'", first);
+        else
+            std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(first));
+        return fail(m_base + p, std::string("expected a Chrome trace: a JSON object ('{') or an event array ('['), found ") + shown);
     }
     // Only whitespace may follow the document.
     if (skipSpace(p)) return fail(m_base + p, "unexpected data after the end of the JSON document");
@@ -499,9 +503,12 @@ bool KinetoParser::parseEvents(std::size_t& p) {
 enum class EventKind { Other, Kernel, Launch };
 
 // A look at the raw bytes: the "cat" value decides whether the event is parsed at all.
-EventKind classify(std::string_view event) {
-    std::size_t at = 0;
-    while ((at = event.find("\"cat\"", at)) != std::string_view::npos) {
+EventKind classify(std::string_view event, std::size_t catKey) {
+    std::size_t at = catKey < event.size() ? catKey : 0;
+    for (;;) {
+        const void* found = at < event.size() ? memmem(event.data() + at, event.size() - at, "\"cat\"", 5) : nullptr;
+        if (!found) break;
+        at = static_cast<std::size_t>(static_cast<const char*>(found) - event.data());
         std::size_t p = at + 5;
         at = p;
         while (p < event.size() && isSpace(event[p])) ++p;
@@ -514,13 +521,15 @@ EventKind classify(std::string_view event) {
             // Only launch calls are linked to kernels.
             return event.find("aunch") != std::string_view::npos ? EventKind::Launch : EventKind::Other;
         }
+        // The scanner saw this event's own "cat" key: its value decides, no need to look further.
+        if (catKey < event.size()) return EventKind::Other;
     }
     return EventKind::Other;
 }
 
 bool KinetoParser::handleEvent(std::size_t begin, std::size_t end) {
     ++m_eventIndex;
-    const EventKind kind = classify(std::string_view(m_buffer.data() + begin, end - begin));
+    const EventKind kind = classify(std::string_view(m_buffer.data() + begin, end - begin), m_catKey);
     if (kind == EventKind::Other) return true;
     simdjson::padded_string_view view(m_buffer.data() + begin, end - begin, m_buffer.size() - begin);
     simdjson::ondemand::document document;
