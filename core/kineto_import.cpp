@@ -788,22 +788,21 @@ void KinetoParser::buildDevices(KinetoImport& out) {
         DeviceSpec& spec = device.spec;
         spec.id = "kineto:" + std::to_string(device.ordinal);
         spec.name = std::string(name);
-        const std::string label = "GPU " + std::to_string(device.ordinal) + " (" + spec.name + ")";
         if (!isNvidia(name, warp.value_or(0))) {
-            device.why = label + ": not an NVIDIA GPU (warp size " + (warp ? std::to_string(*warp) : "unknown") +
+            device.why = "not an NVIDIA GPU (warp size " + (warp ? std::to_string(*warp) : "unknown") +
                          "); CUDA's launch limits and cuda_occupancy.h do not apply, so its kernels are not checked";
             out.devices.push_back(std::move(device));
             continue;
         }
         if (!major || !minor) {
-            device.why = label + ": no compute capability recorded; its kernels are not checked";
+            device.why = "no compute capability recorded; its kernels are not checked";
             out.devices.push_back(std::move(device));
             continue;
         }
         const ComputeCapability cc{static_cast<int>(*major), static_cast<int>(*minor)};
         const ArchitectureLimits* arch = DeviceDatabase::embedded().architecture(cc);
         if (!arch) {
-            device.why = label + ": compute capability " + cc.toString() +
+            device.why = "compute capability " + cc.toString() +
                          " is not in the architecture table; its kernels are not checked";
             out.devices.push_back(std::move(device));
             continue;
@@ -836,11 +835,11 @@ void KinetoParser::buildDevices(KinetoImport& out) {
         spec.source = "PyTorch profiler deviceProperties; " + std::to_string(device.filled.size()) +
                       " limits from the " + spec.archName() + " architecture table";
         if (!sms || *sms < 1) {
-            device.why = label + ": no SM count recorded; its kernels are not checked";
+            device.why = "no SM count recorded; its kernels are not checked";
         } else if (!memory || *memory < 1) {
-            device.why = label + ": no memory size recorded; its kernels are not checked";
+            device.why = "no memory size recorded; its kernels are not checked";
         } else if (auto valid = validateDevice(spec); !valid) {
-            device.why = label + ": inconsistent figures (" + valid.error() + "); its kernels are not checked";
+            device.why = "inconsistent figures (" + valid.error() + "); its kernels are not checked";
         } else {
             device.checkable = true;
         }
@@ -962,14 +961,28 @@ Result<KinetoImport> KinetoParser::run() {
             out.notes.push_back("the trace has no deviceProperties: device limits and compute capability are unknown, "
                                 "so launches are not checked and occupancy is unknown");
     }
+    // One note per kind of device: a trace of eight identical GPUs says it once.
+    std::vector<std::pair<std::string, std::vector<int>>> deviceNotes;
     for (const auto& d : out.devices) {
+        std::string text = d.spec.name + (d.checkable ? ", " + d.spec.archName() : "") + "): ";
         if (!d.checkable)
-            out.notes.push_back(d.why);
+            text += d.why;
         else if (!d.filled.empty())
-            out.notes.push_back("GPU " + std::to_string(d.ordinal) + " (" + d.spec.name + ", " + d.spec.archName() +
-                                "): " + joinNames(d.filled) + " taken from the " + d.spec.archName() +
-                                " architecture table (Kineto's deviceProperties leave them out); reserved_smem_per_block = " +
-                                std::to_string(d.spec.reservedSmemPerBlock) + " B");
+            text += joinNames(d.filled) + " taken from the " + d.spec.archName() +
+                    " architecture table (Kineto's deviceProperties leave them out); reserved_smem_per_block = " +
+                    std::to_string(d.spec.reservedSmemPerBlock) + " B";
+        else
+            continue;
+        auto it = std::find_if(deviceNotes.begin(), deviceNotes.end(), [&](const auto& n) { return n.first == text; });
+        if (it == deviceNotes.end())
+            deviceNotes.push_back({text, {d.ordinal}});
+        else
+            it->second.push_back(d.ordinal);
+    }
+    for (const auto& [text, ordinals] : deviceNotes) {
+        std::string label = ordinals.size() == 1 ? "GPU " : "GPUs ";
+        for (std::size_t i = 0; i < ordinals.size(); ++i) label += (i ? ", " : "") + std::to_string(ordinals[i]);
+        out.notes.push_back(label + " (" + text);
     }
 
     // Launch calls, by correlation id.
