@@ -8,6 +8,9 @@ BuildInfo BuildInfo::current() {
     BuildInfo info;
     info.toolVersion = TILESCOPE_VERSION;
     info.gitRevision = TILESCOPE_GIT_REVISION;
+#ifdef TILESCOPE_CUDA_TOOLKIT_VERSION
+    info.cudaVersion = TILESCOPE_CUDA_TOOLKIT_VERSION;  // the toolkit built against (ptxas register tables)
+#endif
     return info;
 }
 

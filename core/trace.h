@@ -25,7 +25,9 @@ struct BuildInfo {
     std::optional<std::string> cuptiVersion;  // CUPTI API version
     std::optional<std::string> driverVersion; // only known when a GPU was present
 
-    static BuildInfo current();  // this binary; CUDA/CUPTI/driver left for the GPU runtime to fill
+    // This binary: version, git revision and the CUDA toolkit it was built with; CUPTI and the
+    // driver are for the GPU runtime to fill in when it runs something.
+    static BuildInfo current();
     friend bool operator==(const BuildInfo&, const BuildInfo&) = default;
 };
 
