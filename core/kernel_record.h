@@ -27,6 +27,9 @@ struct KernelRecord {
     std::optional<std::int64_t> localMemoryPerThread;
     std::optional<int> shmemLimitConfig;        // CUPTI: 0 default limit, 1 opt-in
     std::optional<double> kinetoOccupancyPct;   // "est. achieved occupancy %" of an imported trace
+    std::optional<std::int64_t> sharedMemory;   // static + dynamic, when only the total is known (Kineto)
+    std::string launchApi;                      // the API call that launched it ("cudaLaunchKernel"); empty: unknown
+    std::optional<std::int64_t> launchStartNs;  // when that call started (host clock of the trace)
 
     std::int64_t durationNs() const { return endNs - startNs; }
 };

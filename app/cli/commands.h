@@ -7,6 +7,8 @@
 #include "core/kernel_family.h"
 #include "core/sweep.h"
 
+#include "core/sweep.h"
+
 namespace tilescope::cli {
 
 enum ExitCode : int { kExitOk = 0, kExitFails = 1, kExitUsage = 2, kExitNoGpu = 3 };
@@ -26,5 +28,11 @@ int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis
                   int repeat, bool check);
 void addDiagnoseCommand(CLI::App& app, int& exitCode);
 void addCheckModelCommand(CLI::App& app, int& exitCode);
+void addTraceCommand(CLI::App& app, int& exitCode);
+void addImportKinetoCommand(CLI::App& app, int& exitCode);
+// --trace FILE of plan and sweep (commands_trace.cpp): save what the command did as a native trace.
+void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
+                   const tilescope::DeviceSpec& device, const std::string& path);
+void saveSweepTrace(const tilescope::BoundaryMap& map, const std::string& path);
 
 }  // namespace tilescope::cli

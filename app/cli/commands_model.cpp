@@ -178,9 +178,10 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
     printTable(std::cout, rows);
 }
 
-int runPlan(const KernelOptions& options, bool json) {
+int runPlan(const KernelOptions& options, bool json, const std::string& tracePath) {
     const Resolved r = resolve(options);
     const LaunchPlan plan = planWithFix(r.kernel, r.shape, r.device, &database());
+    if (!tracePath.empty()) savePlanTrace(plan, r.kernel, r.device, tracePath);
     if (json)
         printJson(planToJson(plan, r.kernel.family->parameters()));
     else
@@ -253,6 +254,7 @@ void printSweepText(const BoundaryMap& map) {
 struct SweepCommandOptions {
     KernelOptions kernel;
     std::string x, y, out;
+    std::string trace;  // --trace FILE
     bool json = false, csv = false;
     int threads = 1;
     bool run = false;  // --run: every cell on the local GPU (commands_run.cpp)
@@ -273,6 +275,7 @@ int runSweep(const SweepCommandOptions& o) {
     SweepOptions sweepOptions;
     sweepOptions.threads = o.threads;
     evaluateBoundaryMap(map, sweepOptions);
+    if (!o.trace.empty()) saveSweepTrace(map, o.trace);
 
     std::string text;
     if (o.json)
@@ -325,7 +328,9 @@ void addPlanCommand(CLI::App& app, int& exitCode) {
     auto json = std::make_shared<bool>(false);
     addKernelOptions(command, *options);
     command->add_flag("--json", *json, "one JSON object (kernel, variant, device, shape, verdict, message, limit, fix, launch, tile, occupancy, ...)");
-    command->callback([=, &exitCode] { exitCode = runPlan(*options, *json); });
+    auto tracePath = std::make_shared<std::string>();
+    command->add_option("--trace", *tracePath, "also save the plan as a predicted run in a trace file (X.tilescope.json)");
+    command->callback([=, &exitCode] { exitCode = runPlan(*options, *json, *tracePath); });
 }
 
 void addSweepCommand(CLI::App& app, int& exitCode) {
@@ -341,6 +346,7 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     command->add_option("-j,--threads", o->threads, "worker threads (0: all cores)")->check(CLI::Range(0, 1024));
     command->add_flag("--run", o->run, "run every cell on the local GPU (plans on the live device); one JSON line per finished cell");
     command->add_option("--repeat", o->repeat, "with --run: timed repeats per cell")->check(CLI::Range(0, 100000));
+    command->add_option("--trace", o->trace, "also save the map in a trace file (X.tilescope.json) that reopens as it was");
     command->callback([=, &exitCode] { exitCode = runSweep(*o); });
 }
 

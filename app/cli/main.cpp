@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     addRunCommand(app, exitCode);
     addDiagnoseCommand(app, exitCode);
     addCheckModelCommand(app, exitCode);
+    addTraceCommand(app, exitCode);
+    addImportKinetoCommand(app, exitCode);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,235 @@
+// Trace subcommands: trace summary / export, import-kineto, and the --trace files of plan and sweep.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli_output.h"
+#include "app/cli/commands.h"
+#include "core/chrome_export.h"
+#include "core/json_io.h"
+#include "core/kineto_import.h"
+#include "core/trace_io.h"
+#include "core/trace_summary.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// A progress line on a terminal only, so pipes and golden files stay clean.
+std::function<void(std::uint64_t, std::uint64_t)> terminalProgress(const std::string& path) {
+    if (!::isatty(STDERR_FILENO)) return {};
+    return [path](std::uint64_t done, std::uint64_t total) {
+        if (total == 0) return;
+        std::fprintf(stderr, "\r%s: %3.0f %%", path.c_str(), 100.0 * static_cast<double>(done) / static_cast<double>(total));
+        if (done >= total) std::fprintf(stderr, "\n");
+        std::fflush(stderr);
+    };
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    if (path == "-") {
+        std::cout << text;
+        return;
+    }
+    std::ofstream file(path, std::ios::binary);
+    if (!(file << text) || !file.flush()) throw UsageError{"cannot write " + path};
+}
+
+Trace openTrace(const std::string& path) {
+    KinetoImportOptions options;
+    options.progress = terminalProgress(path);
+    auto trace = openTraceFile(path, builtinKernels(), options);
+    if (!trace) throw UsageError{trace.error()};
+    return std::move(trace).value();
+}
+
+void saveTrace(const Trace& trace, const std::string& path) {
+    if (auto written = writeTraceFile(trace, path); !written) throw UsageError{written.error()};
+    std::cerr << "wrote trace " << path << '\n';
+}
+
+// ---- import-kineto
+
+ordered_json findingToJson(const LaunchConfigFinding& f) {
+    auto optional = [](const auto& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
+    ordered_json j;
+    j["name"] = f.name;
+    j["device"] = f.device;
+    j["grid"] = {f.grid.x, f.grid.y, f.grid.z};
+    j["block"] = {f.block.x, f.block.y, f.block.z};
+    j["registers"] = optional(f.registers);
+    j["shared_memory"] = optional(f.sharedMemory);
+    j["kineto_occupancy_pct"] = optional(f.kinetoOccupancyPct);
+    j["occupancy_pct"] = optional(f.occupancyPct);
+    j["est_achieved_occupancy_pct"] = optional(f.estAchievedOccupancyPct);
+    j["limiter"] = f.limiter.empty() ? ordered_json(nullptr) : ordered_json(f.limiter);
+    j["violation"] = f.violation.empty() ? ordered_json(nullptr) : ordered_json(f.violation);
+    j["count"] = f.count;
+    return j;
+}
+
+std::string pct(const std::optional<double>& value) {
+    if (!value) return "unknown";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f", *value);
+    return buffer;
+}
+
+std::string shortName(const std::string& name) { return name.size() > 80 ? name.substr(0, 77) + "..." : name; }
+
+void printFindings(const std::vector<LaunchConfigFinding>& findings, bool violations) {
+    std::vector<std::vector<std::string>> rows{{"count", "dev", "grid", "block", "regs", "smem (B)", "Kineto %", "est. %",
+                                                "theoretical %", violations ? "limit broken" : "limiter", "kernel"}};
+    for (const auto& f : findings)
+        rows.push_back({std::to_string(f.count), std::to_string(f.device), formatDim(f.grid), formatDim(f.block),
+                        f.registers ? std::to_string(*f.registers) : "?", f.sharedMemory ? withThousands(*f.sharedMemory) : "?",
+                        pct(f.kinetoOccupancyPct), pct(f.estAchievedOccupancyPct), pct(f.occupancyPct),
+                        violations ? f.violation : f.limiter, shortName(f.name)});
+    printTable(std::cout, rows);
+}
+
+struct ImportOptions {
+    std::string file, out, device;
+    bool json = false;
+};
+
+int runImportKineto(const ImportOptions& o) {
+    KinetoImportOptions options;
+    options.progress = terminalProgress(o.file);
+    options.keepRecords = !o.out.empty();
+    if (!o.device.empty()) {
+        auto device = resolveDevice(o.device, DeviceDatabase::embedded());
+        if (!device) throw UsageError{device.error()};
+        options.assumedDevice = std::move(device).value();
+    }
+    auto imported = importKinetoFile(o.file, options);
+    if (!imported) throw UsageError{imported.error()};
+    const KinetoImport& k = *imported;
+    if (!o.out.empty()) saveTrace(k.toTrace(), o.out);
+
+    if (o.json) {
+        ordered_json j;
+        j["file"] = o.file;
+        j["bytes"] = k.bytes;
+        j["events"] = k.eventCount;
+        ordered_json devices = ordered_json::array();
+        for (const auto& d : k.devices)
+            devices.push_back({{"ordinal", d.ordinal},
+                               {"id", d.spec.id},
+                               {"name", d.spec.name},
+                               {"compute_capability", d.checkable ? ordered_json(d.spec.computeCapability.toString()) : ordered_json(nullptr)},
+                               {"checked", d.checkable},
+                               {"filled_from_architecture_table", d.filled},
+                               {"why_not_checked", d.checkable ? ordered_json(nullptr) : ordered_json(d.why)}});
+        j["devices"] = devices;
+        j["kernels"] = k.kernelCount;
+        j["distinct_configurations"] = k.distinctConfigurations;
+        j["linked_launches"] = k.linkedLaunches;
+        j["unchecked_kernels"] = k.uncheckedKernels;
+        ordered_json violations = ordered_json::array(), corrections = ordered_json::array();
+        for (const auto& f : k.launchViolations) violations.push_back(findingToJson(f));
+        for (const auto& f : k.occupancyCorrections) corrections.push_back(findingToJson(f));
+        j["launch_violations"] = violations;
+        j["occupancy_corrections"] = corrections;
+        j["notes"] = k.notes;
+        std::cout << j.dump(2) << '\n';
+        return kExitOk;
+    }
+    std::cout << o.file << ": " << withThousands(static_cast<std::int64_t>(k.bytes)) << " bytes of JSON, "
+              << withThousands(k.eventCount) << " events, " << withThousands(k.kernelCount) << " kernels ("
+              << withThousands(k.distinctConfigurations) << " launch configurations), " << withThousands(k.linkedLaunches)
+              << " linked to their launch call\n";
+    std::cout << "devices:" << (k.devices.empty() ? " none recorded" : "") << '\n';
+    for (const auto& d : k.devices)
+        std::cout << "  " << d.spec.id << "  " << d.spec.name << "  "
+                  << (d.checkable ? d.spec.archName() + ", checked" : "not checked") << '\n';
+    std::cout << "\nlaunches that break a device limit: " << (k.launchViolations.empty() ? "none" : "") << '\n';
+    if (!k.launchViolations.empty()) printFindings(k.launchViolations, true);
+    std::cout << "\nkernels whose occupancy Kineto got wrong: " << (k.occupancyCorrections.empty() ? "none" : "") << '\n';
+    if (!k.occupancyCorrections.empty()) printFindings(k.occupancyCorrections, false);
+    if (k.uncheckedKernels > 0) std::cout << "\nnot checked: " << withThousands(k.uncheckedKernels) << " kernels\n";
+    if (!k.notes.empty()) {
+        std::cout << "\nnotes:\n";
+        for (const auto& n : k.notes) std::cout << "  - " << n << '\n';
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void saveSweepTrace(const BoundaryMap& map, const std::string& path) {
+    Trace trace;
+    trace.build = BuildInfo::current();
+    trace.source = "tilescope-cli sweep";
+    trace.addDevice(map.device());
+    trace.sweeps.push_back(map);
+    saveTrace(trace, path);
+}
+
+void savePlanTrace(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device, const std::string& path) {
+    Trace trace;
+    trace.build = BuildInfo::current();
+    trace.source = "tilescope-cli plan";
+    trace.addDevice(device);
+    trace.runs.push_back(Run::predicted(plan, kernel.family->parameters()));
+    saveTrace(trace, path);
+}
+
+void addTraceCommand(CLI::App& app, int& exitCode) {
+    auto* trace = app.add_subcommand("trace", "Summarise or convert a trace: a *.tilescope.json, or a PyTorch profiler "
+                                              "trace (.json or .json.gz)");
+    trace->require_subcommand(1, 1);
+
+    auto* summary = trace->add_subcommand("summary", "Devices, runs, sweeps and recorded kernels of a trace");
+    auto summaryFile = std::make_shared<std::string>();
+    auto summaryJson = std::make_shared<bool>(false);
+    summary->add_option("file", *summaryFile, "trace file")->required();
+    summary->add_flag("--json", *summaryJson, "one JSON object");
+    summary->callback([=, &exitCode] {
+        const Trace t = openTrace(*summaryFile);
+        if (*summaryJson)
+            std::cout << traceSummaryToJson(t).dump(2) << '\n';
+        else
+            std::cout << traceSummaryText(t);
+        exitCode = kExitOk;
+    });
+
+    auto* exporter = trace->add_subcommand("export", "Convert a trace: Chrome trace JSON (Perfetto, chrome://tracing), "
+                                                     "CSV or Markdown ('-' writes to standard output)");
+    struct ExportOptions {
+        std::string file, chrome, csv, md;
+    };
+    auto e = std::make_shared<ExportOptions>();
+    exporter->add_option("file", e->file, "trace file")->required();
+    auto* chrome = exporter->add_option("--chrome", e->chrome, "Chrome trace JSON output");
+    auto* csv = exporter->add_option("--csv", e->csv, "CSV output, one row per run or kernel record");
+    auto* md = exporter->add_option("--md", e->md, "Markdown output");
+    exporter->callback([=, &exitCode] {
+        if (chrome->count() + csv->count() + md->count() == 0) throw UsageError{"trace export needs --chrome, --csv or --md"};
+        const Trace t = openTrace(e->file);
+        if (!e->chrome.empty()) writeText(e->chrome, chromeTraceText(t));
+        if (!e->csv.empty()) writeText(e->csv, traceToCsv(t));
+        if (!e->md.empty()) writeText(e->md, traceToMarkdown(t));
+        exitCode = kExitOk;
+    });
+}
+
+void addImportKinetoCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand(
+        "import-kineto", "Import a PyTorch profiler (Kineto) trace: check every kernel's launch against its device's "
+                         "limits and recompute its occupancy (Kineto reports 0 % above 48 KB of shared memory)");
+    auto o = std::make_shared<ImportOptions>();
+    command->add_option("file", o->file, "the profiler's Chrome trace (.json or .json.gz)")->required();
+    command->add_option("--out", o->out, "save the import as a native trace (X.tilescope.json)");
+    command->add_option("-d,--device", o->device, "device to assume when the trace has no deviceProperties (id or .json file)");
+    command->add_flag("--json", o->json, "one JSON object: devices, kernels, launch_violations, occupancy_corrections, ...");
+    command->callback([=, &exitCode] { exitCode = runImportKineto(*o); });
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,197 @@
+// Native trace format: round trips, atomic writes, and clear errors (never a crash) for malformed files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "core/trace_io.h"
+#include "trace_fixture.h"
+
+namespace tilescope {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("tilescope_trace_io_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+Result<Trace> readText(const std::string& text) { return readTraceText(text, "test.tilescope.json", builtinKernels()); }
+
+TEST(TraceIo, RoundTripIsExact) {
+    const Trace original = test::fixtureTrace();
+    const auto path = scratch("fixture.tilescope.json").string();
+    ASSERT_TRUE(writeTraceFile(original, path).ok());
+    auto read = readTraceFile(path, builtinKernels());
+    ASSERT_TRUE(read.ok()) << read.error();
+    // Byte-exact on a second write...
+    EXPECT_EQ(traceToText(*read), traceToText(original));
+    // ...and the values themselves.
+    EXPECT_EQ(read->build, original.build);
+    EXPECT_EQ(read->notes, original.notes);
+    ASSERT_EQ(read->devices.size(), 3u);
+    EXPECT_EQ(read->devices[2].id, "local:0");
+    EXPECT_EQ(read->devices[1].smemPerBlockOptin, original.devices[1].smemPerBlockOptin);
+    ASSERT_EQ(read->runs.size(), original.runs.size());
+    for (std::size_t i = 0; i < original.runs.size(); ++i) {
+        const auto& a = original.runs[i];
+        const auto& b = read->runs[i];
+        EXPECT_EQ(a.kind, b.kind);
+        EXPECT_EQ(a.plan.family, b.plan.family);
+        EXPECT_EQ(a.plan.variant, b.plan.variant);
+        EXPECT_EQ(a.plan.shape, b.plan.shape);
+        EXPECT_EQ(a.plan.verdict, b.plan.verdict);
+        EXPECT_EQ(a.plan.message, b.plan.message);
+        EXPECT_EQ(a.plan.grid, b.plan.grid);
+        EXPECT_EQ(a.plan.block, b.plan.block);
+        EXPECT_EQ(a.plan.totalSmem(), b.plan.totalSmem());
+        EXPECT_EQ(a.plan.registers, b.plan.registers);
+        EXPECT_EQ(a.plan.fix, b.plan.fix);
+        EXPECT_EQ(a.plan.tileIndex, b.plan.tileIndex);
+        EXPECT_EQ(a.plan.failingParameter, b.plan.failingParameter);
+        EXPECT_EQ(a.plan.occupancy.has_value(), b.plan.occupancy.has_value());
+        if (a.plan.occupancy) {
+            EXPECT_EQ(a.plan.occupancy->occupancyPct, b.plan.occupancy->occupancyPct);
+            EXPECT_EQ(a.plan.occupancy->limiters, b.plan.occupancy->limiters);
+            EXPECT_EQ(a.plan.occupancy->blockLimitRegisters, b.plan.occupancy->blockLimitRegisters);
+        }
+        EXPECT_EQ(a.gpu.has_value(), b.gpu.has_value());
+    }
+    EXPECT_EQ(read->runs[0].kind, RunKind::Predicted);
+    EXPECT_FALSE(read->runs[0].gpu);
+    const auto& failed = *read->runs[3].gpu;
+    EXPECT_EQ(failed.launch.errorName, "cudaErrorInvalidConfiguration");
+    EXPECT_EQ(failed.launch.code, 9);
+    EXPECT_TRUE(std::isinf(failed.check->maxRelativeError));
+    const auto& good = *read->runs[2].gpu;
+    ASSERT_EQ(good.records.size(), 1u);
+    EXPECT_EQ(good.records[0].staticSmem, 10'496);
+    EXPECT_EQ(good.timing->medianUs, 12.5);
+
+    ASSERT_EQ(read->sweeps.size(), 1u);
+    const auto& map = read->sweeps[0];
+    const auto& before = original.sweeps[0];
+    EXPECT_EQ(map.device().id, "t4");
+    EXPECT_EQ(map.xAxis().values, before.xAxis().values);
+    ASSERT_EQ(map.cells().size(), before.cells().size());
+    for (std::size_t i = 0; i < map.cells().size(); ++i) {
+        EXPECT_EQ(map.cells()[i].verdict, before.cells()[i].verdict);
+        EXPECT_EQ(map.cells()[i].occupancyPct, before.cells()[i].occupancyPct);
+        EXPECT_EQ(map.cells()[i].tileIndex, before.cells()[i].tileIndex);
+        EXPECT_EQ(map.cells()[i].totalSmem, before.cells()[i].totalSmem);
+    }
+    // The reopened map recomputes any cell's full plan, as the live one does.
+    EXPECT_EQ(map.planAt(3, 1, nullptr).message, before.planAt(3, 1, nullptr).message);
+
+    ASSERT_EQ(read->records.size(), 2u);
+    EXPECT_EQ(read->records[0].launchStartNs, original.records[0].launchStartNs);
+    EXPECT_EQ(read->records[0].sharedMemory, 67'584);
+    EXPECT_FALSE(read->records[1].registersPerThread);
+    fs::remove_all(fs::path(path).parent_path());
+}
+
+TEST(TraceIo, WriteIsAtomicAndLeavesNoTemporary) {
+    const auto path = scratch("atomic.tilescope.json");
+    std::ofstream(path) << "old contents";
+    ASSERT_TRUE(writeTraceFile(test::fixtureTrace(), path.string()).ok());
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(path.parent_path())) files += entry.path() == path ? 1 : 100;
+    EXPECT_EQ(files, 1) << "a temporary file was left behind";
+    EXPECT_TRUE(readTraceFile(path.string(), builtinKernels()).ok());
+    // A folder that does not exist: an error, and the message names the path.
+    auto failed = writeTraceFile(test::fixtureTrace(), (path.parent_path() / "missing" / "x.tilescope.json").string());
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.error().find("missing"), std::string::npos);
+    fs::remove_all(path.parent_path());
+}
+
+TEST(TraceIo, UnknownKeysOfTheSameMajorVersionAreIgnored) {
+    auto j = traceToJson(test::fixtureTrace());
+    j["added_in_1_5"] = {{"anything", 1}};
+    j["runs"][0]["plan"]["future_field"] = "x";
+    auto read = readText(j.dump());
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->runs.size(), 4u);
+}
+
+struct Malformed {
+    const char* name;
+    std::string text;
+    const char* expected;  // a piece of the error message
+};
+
+std::string withRunField(const std::string& pointer, const nlohmann::ordered_json& value) {
+    auto j = traceToJson(test::fixtureTrace());
+    j[nlohmann::ordered_json::json_pointer(pointer)] = value;
+    return j.dump();
+}
+
+TEST(TraceIo, MalformedFilesGiveClearErrors) {
+    const std::string good = traceToText(test::fixtureTrace());
+    std::string deep = "{\"format\": \"tilescope-trace\", \"version\": 1, \"runs\": ";
+    deep += std::string(10'000, '[') + std::string(10'000, ']') + "}";
+    // Axes that claim 65,536 x 65,536 = 4,294,967,296 cells over a handful really present.
+    auto claimed = traceToJson(test::fixtureTrace());
+    auto& sweep = claimed["sweeps"][0];
+    std::vector<std::int64_t> many(65'536, 64);
+    sweep["x"]["values"] = many;
+    sweep["y"]["values"] = many;
+    std::string garbage;
+    for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 256);
+
+    const std::vector<Malformed> cases = {
+        {"empty", "", "empty file"},
+        {"whitespace", "  \n\t ", "empty file"},
+        {"truncated", good.substr(0, good.size() / 2), "not valid JSON at byte"},
+        {"garbage", garbage, "not valid JSON at byte"},
+        {"deep nesting", deep, "nested deeper than 64"},
+        {"not an object", "[1, 2, 3]", "expected a tilescope-trace object"},
+        {"wrong format", R"({"format": "chrome", "version": 1})", "at /format"},
+        {"newer major version", R"({"format": "tilescope-trace", "version": 2, "runs": "whatever"})", "version 2 is newer"},
+        {"absurd version", R"({"format": "tilescope-trace", "version": 99999999999999999999})", "at /version"},
+        {"huge version", R"({"format": "tilescope-trace", "version": 18446744073709551615})", "newer than this build"},
+        {"version as text", R"({"format": "tilescope-trace", "version": "1"})", "at /version"},
+        {"number overflow", R"({"format": "tilescope-trace", "version": 1, "x": 1e400})", "not valid JSON"},
+        {"runs not an array", withRunField("/runs", "none"), "at /runs: expected an array"},
+        {"grid of strings", withRunField("/runs/0/plan/launch/grid", {"a", "b", "c"}), "at /runs/0/plan/launch/grid/0"},
+        {"grid of two", withRunField("/runs/0/plan/launch/grid", {1, 2}), "expected an array of 3 integers"},
+        {"absurd grid", withRunField("/runs/0/plan/launch/grid/1", 1e300), "at /runs/0/plan/launch/grid/1"},
+        {"unknown verdict", withRunField("/runs/1/plan/verdict", "maybe"), "unknown verdict 'maybe'"},
+        {"measured without gpu", withRunField("/runs/2/gpu", nullptr), "a measured run needs its GPU results"},
+        {"predicted with gpu", withRunField("/runs/0/gpu", {{"device_name", "x"}}), "a predicted run carries no GPU results"},
+        {"negative smem", withRunField("/runs/0/plan/launch/dynamic_smem", -1), "dynamic_smem"},
+        {"bad device", withRunField("/devices/0/sm_count", "many"), "sm_count"},
+        {"claimed cells", claimed.dump(), "expected 4294967296 cells"},
+        {"unknown family sweep", withRunField("/sweeps/0/kernel", "no_such_kernel"), "unknown kernel 'no_such_kernel'"},
+        {"record end before start", withRunField("/records/0/end_ns", 0), "end_ns >= start_ns"},
+        {"huge record array claim", withRunField("/records/0/grid", {1000000000, 1000000000, 1000000000}), nullptr},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        auto read = readText(c.text);
+        if (!c.expected) {
+            // Legal but absurd figures are read as they are (a record is what a tracer saw).
+            EXPECT_TRUE(read.ok()) << read.error();
+            continue;
+        }
+        ASSERT_FALSE(read.ok());
+        EXPECT_NE(read.error().find(c.expected), std::string::npos) << read.error();
+        EXPECT_EQ(read.error().rfind("test.tilescope.json: ", 0), 0u) << read.error();
+    }
+}
+
+TEST(TraceIo, RunsOfAFamilyThisBuildDoesNotKnowAreKept) {
+    auto j = traceToJson(test::fixtureTrace());
+    j["runs"][0]["plan"]["kernel"] = "future_kernel";
+    j["runs"][0]["plan"]["fix_shape"] = nullptr;
+    auto read = readText(j.dump());
+    ASSERT_TRUE(read.ok()) << read.error();
+    EXPECT_EQ(read->runs[0].plan.family, "future_kernel");
+    EXPECT_EQ(read->runs[0].parameters.size(), test::fixtureTrace().runs[0].parameters.size());
+}
+
+}  // namespace
+}  // namespace tilescope
