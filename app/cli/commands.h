@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/kernel_family.h"
+#include "core/kernel_record.h"
 #include "core/sweep.h"
 
 #include "core/sweep.h"
@@ -34,5 +35,9 @@ void addImportKinetoCommand(CLI::App& app, int& exitCode);
 void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
                    const tilescope::DeviceSpec& device, const std::string& path);
 void saveSweepTrace(const tilescope::BoundaryMap& map, const std::string& path);
+// --trace FILE of run: a measured run when the kernel was launched, else the predicted plan.
+void saveRunTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
+                  const tilescope::DeviceSpec& device, const std::optional<tilescope::GpuOutcome>& outcome,
+                  const std::string& path);
 
 }  // namespace tilescope::cli

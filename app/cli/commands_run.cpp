@@ -36,24 +36,6 @@ T orUsage(Result<T> result) {
 
 ordered_json outcomeToJson(const CudaOutcome& o) { return {{"name", o.errorName}, {"text", o.errorText}, {"code", o.code}}; }
 
-ordered_json recordToJson(const KernelRecord& r) {
-    ordered_json j{{"name", r.name},
-                   {"start_ns", r.startNs},
-                   {"end_ns", r.endNs},
-                   {"device", r.device},
-                   {"stream", r.stream},
-                   {"correlation_id", r.correlationId},
-                   {"grid", {r.grid.x, r.grid.y, r.grid.z}},
-                   {"block", {r.block.x, r.block.y, r.block.z}}};
-    j["external_id"] = r.externalId ? ordered_json(*r.externalId) : ordered_json(nullptr);
-    j["registers"] = r.registersPerThread ? ordered_json(*r.registersPerThread) : ordered_json(nullptr);
-    j["static_smem"] = r.staticSmem ? ordered_json(*r.staticSmem) : ordered_json(nullptr);
-    j["dynamic_smem"] = r.dynamicSmem ? ordered_json(*r.dynamicSmem) : ordered_json(nullptr);
-    j["local_memory_per_thread"] = r.localMemoryPerThread ? ordered_json(*r.localMemoryPerThread) : ordered_json(nullptr);
-    j["shmem_limit_config"] = r.shmemLimitConfig ? ordered_json(*r.shmemLimitConfig) : ordered_json(nullptr);
-    return j;
-}
-
 // Plan against what CUPTI saw for the first launch: the figures the GPU check compares.
 struct Comparison {
     bool grid = false, block = false, smem = false, registers = false;
@@ -206,9 +188,6 @@ std::optional<Gpu> openGpu(int ordinal) {
 }
 
 int runCommand(const RunCommandOptions& o) {
-    if (!o.trace.empty())
-        throw UsageError{"--trace is not available yet in this build: the trace format (core/trace) is not part of it; "
-                         "use --json for a machine-readable run"};
     const KernelChoice kernel = orUsage(resolveKernel(builtinKernels(), o.kernel, o.variant));
     const Shape shape = orUsage(parseShape(o.shape, kernel.family->parameters()));
     if (o.dtype != "fp16" && o.dtype != "bf16") throw UsageError{"--dtype must be fp16 or bf16"};
@@ -227,6 +206,8 @@ int runCommand(const RunCommandOptions& o) {
         std::cout << runToJson(result, kernel, gpu->device).dump(2) << '\n';
     else
         printRun(result, kernel, gpu->device);
+    // Saved before a fatal exit: a run that broke the context is the one worth keeping.
+    if (!o.trace.empty()) saveRunTrace(result.plan, kernel, gpu->device, result.outcome, o.trace);
     exitIfFatal(result);
     return runPassed(result) ? kExitOk : kExitFails;
 }
@@ -272,7 +253,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     command->add_option("--repeat", o->repeat, "timed repeats after the checked launch")->check(CLI::Range(0, 100000));
     command->add_flag("--check,!--no-check", o->check, "compare the output with the CPU reference (default on)");
     command->add_option("--dtype", o->dtype, "attention: fp16 (default) or bf16");
-    command->add_option("--trace", o->trace, "save the run as a trace FILE (not available in this build yet)");
+    command->add_option("--trace", o->trace, "also save the run (measured, or the plan when nothing launched) as a trace FILE (X.tilescope.json)");
     command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing");
     command->callback([o, &exitCode] { exitCode = runCommand(*o); });
 }

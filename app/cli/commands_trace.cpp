@@ -181,6 +181,17 @@ void savePlanTrace(const LaunchPlan& plan, const KernelChoice& kernel, const Dev
     saveTrace(trace, path);
 }
 
+void saveRunTrace(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device,
+                  const std::optional<GpuOutcome>& outcome, const std::string& path) {
+    Trace trace;
+    trace.build = BuildInfo::current();
+    trace.source = "tilescope-cli run";
+    trace.addDevice(device);
+    trace.runs.push_back(outcome ? Run::measured(plan, kernel.family->parameters(), *outcome)
+                                 : Run::predicted(plan, kernel.family->parameters()));
+    saveTrace(trace, path);
+}
+
 void addTraceCommand(CLI::App& app, int& exitCode) {
     auto* trace = app.add_subcommand("trace", "Summarise or convert a trace: a *.tilescope.json, or a PyTorch profiler "
                                               "trace (.json or .json.gz)");

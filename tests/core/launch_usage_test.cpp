@@ -35,9 +35,10 @@ TEST(LaunchUsage, LegacyGridYIsOverItsLimit) {
     EXPECT_EQ(*row(rows, "threads per block").value, 64);
     EXPECT_EQ(*row(rows, "static shared memory").value, 10496);
     EXPECT_EQ(row(rows, "shared memory per block").limitName, "smem_per_block");
-    // Registers are unknown until the ptxas table exists: shown as unknown, never guessed.
-    EXPECT_FALSE(row(rows, "registers per thread").value.has_value());
-    EXPECT_FALSE(row(rows, "registers per thread").fraction().has_value());
+    // Registers come from the compiler's table; a plan that does not launch has no waves.
+    ASSERT_TRUE(plan.registers);
+    EXPECT_EQ(*row(rows, "registers per thread").value, *plan.registers);
+    EXPECT_TRUE(row(rows, "registers per thread").fraction().has_value());
     EXPECT_FALSE(row(rows, "waves").limit.has_value());
 }
 

@@ -7,6 +7,8 @@ namespace tilescope {
 namespace {
 
 using test::limitName;
+using test::device;
+using test::expectCompilerRegisters;
 using test::plan;
 
 std::string hd(int d) { return "head_dim=" + std::to_string(d) + ",head_dim_v=" + std::to_string(d); }

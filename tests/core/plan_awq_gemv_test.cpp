@@ -7,6 +7,8 @@ namespace tilescope {
 namespace {
 
 using test::limitName;
+using test::device;
+using test::expectCompilerRegisters;
 using test::plan;
 
 constexpr const char* kUseGemm =

@@ -8,6 +8,8 @@ namespace tilescope {
 namespace {
 
 using test::limitName;
+using test::device;
+using test::expectCompilerRegisters;
 using test::plan;
 
 TEST(GemmBucket, MAbove512IsBucketOverflow) {
