@@ -231,13 +231,14 @@ void DiagnoseDock::diagnose() {
     m_model->setDiagnosis(std::move(*diagnosis));
     if (count == 0) {
         m_details->clear();
-        m_status->setText(tr("No known signature in %n line(s). Known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar "
+        m_status->setText(tr("No known signature in %1 %2. Known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar "
                              "buckets, shared-memory capacity and launch limits, invalid configuration argument, too many resources, "
-                             "out of memory.",
-                             nullptr, lines));
+                             "out of memory.")
+                              .arg(lines)
+                              .arg(lines == 1 ? tr("line") : tr("lines")));
         return;
     }
-    m_status->setText(tr("%n finding(s) in %1 lines", nullptr, static_cast<int>(count)).arg(lines) +
+    m_status->setText((count == 1 ? tr("1 finding in %1 lines") : tr("%1 findings in %2 lines").arg(count)).arg(lines) +
                       (count > 1 ? tr("; the first is the cause, CUDA errors after it are its consequences.") : QStringLiteral(".")) +
                       tr(" Double-click a finding (or its button) to open its boundary map."));
     m_view->selectRow(0);
@@ -286,7 +287,7 @@ void DiagnoseDock::addMapButtons() {
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const DiagnosisFinding* f = m_model->finding(row);
         if (!DiagnosisModel::hasBoundaryMap(*f)) continue;
-        auto* button = new QPushButton(tr("Open boundary map"));
+        auto* button = new QPushButton(tr("Boundary map"));
         button->setObjectName(QStringLiteral("openBoundaryMap_%1").arg(row));
         button->setToolTip(m_model->data(m_model->index(row, DiagnosisModel::Map), Qt::ToolTipRole).toString());
         connect(button, &QPushButton::clicked, this, [this, row] { openBoundaryMap(row); });

@@ -29,7 +29,8 @@ class ModelCheckWidget;
 class DiagnosisModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Number, Kind, Kernel, Message, Line, ShapeColumn, Device, Fix, Map, ColumnCount };
+    // The map button comes early so that a wide message never pushes it out of sight.
+    enum Column { Number, Map, Kind, Kernel, Message, Line, ShapeColumn, Device, Fix, ColumnCount };
 
     using QAbstractTableModel::QAbstractTableModel;
 
