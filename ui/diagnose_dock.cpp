@@ -246,6 +246,9 @@ void DiagnoseDock::diagnose() {
 
 bool DiagnoseDock::openLog(const QString& fileName) {
     QFile file(fileName);
+    m_tabs->setCurrentIndex(0);
+    show();
+    raise();
     if (!file.open(QIODevice::ReadOnly)) {
         m_status->setText(tr("<b>Error:</b> %1: %2").arg(fileName.toHtmlEscaped(), file.errorString().toHtmlEscaped()));
         return false;

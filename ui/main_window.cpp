@@ -151,6 +151,9 @@ void MainWindow::exportCurrentPlot() {
 void MainWindow::addDiagnoseDock() {
     m_diagnoseDock = new DiagnoseDock(m_state, m_boundary, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_diagnoseDock);
+    // Hidden until asked for (View menu, Open Model Config, a restored window state): it would take
+    // half the height every page's plots need.
+    m_diagnoseDock->hide();
     connect(m_diagnoseDock, &DiagnoseDock::pageRequested, this, &MainWindow::showPage);
     // Found by title so buildMenus() stays as it is: File > Open Model Config before the Quit separator.
     const auto menus = menuBar()->findChildren<QMenu*>(Qt::FindDirectChildrenOnly);
@@ -169,7 +172,9 @@ void MainWindow::addDiagnoseDock() {
     const auto actions = file->actions();
     const auto separator = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->isSeparator(); });
     file->insertAction(separator == actions.end() ? nullptr : *separator, open);
-    menu(tr("&View"))->addAction(m_diagnoseDock->toggleViewAction());
+    QAction* toggle = m_diagnoseDock->toggleViewAction();
+    toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    menu(tr("&View"))->addAction(toggle);
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {

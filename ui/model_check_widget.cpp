@@ -63,6 +63,7 @@ ModelCheckWidget::ModelCheckWidget(ExplorerState* state, QWidget* parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->verticalHeader()->setVisible(false);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);  // a layer per text line
     m_summary->setObjectName(QStringLiteral("modelSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);

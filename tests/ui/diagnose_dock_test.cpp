@@ -75,6 +75,9 @@ private slots:
         window.showPage(QStringLiteral("launch"));
         DiagnoseDock* dock = window.diagnoseDock();
         QVERIFY(dock);
+        QVERIFY(dock->isHidden());  // until asked for: the View menu's toggle shows it
+        dock->toggleViewAction()->trigger();
+        QVERIFY(!dock->isHidden());
         QAbstractItemModelTester tester(dock->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         const QString log = readText("tests/data/logs/awq_legacy_grid.log");
@@ -121,6 +124,7 @@ private slots:
         window.showPage(QStringLiteral("occupancy"));
         DiagnoseDock* dock = window.diagnoseDock();
         QVERIFY(dock->openLog(dataPath("tests/data/logs/fa4_sm120.log")));
+        QVERIFY(dock->isVisible());  // opening a log shows the dock
         const int row = finding(dock->model(), QStringLiteral("attention"), QStringLiteral("sm120_tile_search"));
         QVERIFY(row >= 0);
         QCOMPARE(dock->model()->data(dock->model()->index(row, DiagnosisModel::Kind)).toString(), QStringLiteral("no_tile_fits"));
@@ -214,6 +218,7 @@ private slots:
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(dock->openModelConfig(dataPath("tests/data/casperhansen__mistral-7b-instruct-awq-gemv")));
         QCOMPARE(dock->tabs()->currentWidget(), static_cast<QWidget*>(widget));
+        QVERIFY(widget->isVisible());
         QCOMPARE(model->columnCount(), ModelCheckModel::FirstResult + 3);
         QCOMPARE(model->headerData(ModelCheckModel::FirstResult + 1, Qt::Horizontal).toString(), QStringLiteral("b8"));
         int gemvRows = 0;
