@@ -17,6 +17,7 @@
 
 #include "ui/about_dialog.h"
 #include "ui/boundary_page.h"
+#include "ui/diagnose_dock.h"
 #include "ui/explorer_state.h"
 #include "ui/launch_page.h"
 #include "ui/occupancy_page.h"
@@ -67,6 +68,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     setCentralWidget(central);
     statusBar()->addPermanentWidget(m_statusLabel, 1);
     buildMenus();
+    addDiagnoseDock();
     connect(m_state, &ExplorerState::changed, this, &MainWindow::refreshTitle);
     refreshTitle();
     if (m_useSettings) {
@@ -144,6 +146,35 @@ void MainWindow::exportCurrentPlot() {
                                                 tr("PNG image (*.png);;PDF document (*.pdf)"));
     if (file.isEmpty()) return;
     if (!plots.front()->exportTo(file)) QMessageBox::warning(this, tr("Export plot"), tr("Could not write %1 (use .png or .pdf).").arg(file));
+}
+
+void MainWindow::addDiagnoseDock() {
+    m_diagnoseDock = new DiagnoseDock(m_state, m_boundary, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diagnoseDock);
+    // Hidden until asked for (View menu, Open Model Config, a restored window state): it would take
+    // half the height every page's plots need.
+    m_diagnoseDock->hide();
+    connect(m_diagnoseDock, &DiagnoseDock::pageRequested, this, &MainWindow::showPage);
+    // Found by title so buildMenus() stays as it is: File > Open Model Config before the Quit separator.
+    const auto menus = menuBar()->findChildren<QMenu*>(Qt::FindDirectChildrenOnly);
+    auto menu = [&menus](const QString& title) {
+        const auto found = std::find_if(menus.begin(), menus.end(), [&](QMenu* m) { return m->title() == title; });
+        Q_ASSERT(found != menus.end());
+        return *found;
+    };
+    QMenu* file = menu(tr("&File"));
+    auto* open = new QAction(tr("Open &Model Config…"), file);
+    open->setToolTip(tr("Check an AWQ checkpoint's config.json (quant_config.json beside it is read too) on the current device"));
+    connect(open, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open model config"), {}, tr("Model config (*.json);;All files (*)"));
+        if (!path.isEmpty()) m_diagnoseDock->openModelConfig(path);
+    });
+    const auto actions = file->actions();
+    const auto separator = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->isSeparator(); });
+    file->insertAction(separator == actions.end() ? nullptr : *separator, open);
+    QAction* toggle = m_diagnoseDock->toggleViewAction();
+    toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    menu(tr("&View"))->addAction(toggle);
 }
 
 bool MainWindow::waitUntilIdle(int timeoutMs) {

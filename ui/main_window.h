@@ -10,6 +10,7 @@ class QTabWidget;
 namespace tilescope {
 
 class BoundaryPage;
+class DiagnoseDock;
 class ExplorerState;
 class LaunchPage;
 class OccupancyPage;
@@ -34,6 +35,7 @@ public:
     BoundaryPage* boundaryPage() const { return m_boundary; }
     TilesPage* tilesPage() const { return m_tiles; }
     QTabWidget* pages() const { return m_pages; }
+    DiagnoseDock* diagnoseDock() const { return m_diagnoseDock; }
 
     // launch, occupancy, shared-memory, boundaries, tiles
     static QStringList pageNames();
@@ -54,6 +56,7 @@ private:
     void loadSettings();
     void saveSettings() const;
     void exportCurrentPlot();
+    void addDiagnoseDock();  // the Diagnose dock, File > Open Model Config and its View toggle
 
     bool m_useSettings;
     ExplorerState* m_state;
@@ -66,6 +69,7 @@ private:
     BoundaryPage* m_boundary;
     TilesPage* m_tiles;
     QLabel* m_statusLabel;
+    DiagnoseDock* m_diagnoseDock = nullptr;
 };
 
 }  // namespace tilescope

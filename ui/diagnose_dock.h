@@ -1,0 +1,98 @@
+// DiagnoseDock: from the error to the boundary. A pasted (or opened) log goes through core
+// diagnoseText(); each finding is a row — kind, kernel, the matched message, line, shape,
+// device, fix — with a button that moves the window to the finding's kernel, variant, device
+// and shape and shows its sweep on the Boundaries page. A second tab holds the model check
+// (File > Open Model Config).
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QDockWidget>
+#include <optional>
+
+#include "core/diagnosis.h"
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+class QTimer;
+
+namespace tilescope {
+
+class BoundaryPage;
+class ExplorerState;
+class ModelCheckWidget;
+
+// The findings of one Diagnosis as a table; a row's "consequence of" names the causing row.
+class DiagnosisModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    // The map button comes early so that a wide message never pushes it out of sight.
+    enum Column { Number, Map, Kind, Kernel, Message, Line, ShapeColumn, Device, Fix, ColumnCount };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setDiagnosis(Diagnosis diagnosis);
+    const Diagnosis& diagnosis() const { return m_diagnosis; }
+    const DiagnosisFinding* finding(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    static QString shapeText(const DiagnosisFinding& finding);   // "M=32768 N=5376"
+    static QString deviceText(const DiagnosisFinding& finding);  // "rtx-4090 (NVIDIA GeForce RTX 4090)", or why unknown
+    static bool hasBoundaryMap(const DiagnosisFinding& finding) { return !finding.family.empty() && !finding.sweepAxis.empty(); }
+
+private:
+    Diagnosis m_diagnosis;
+};
+
+class DiagnoseDock : public QDockWidget {
+    Q_OBJECT
+public:
+    DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget* parent = nullptr);
+
+    QPlainTextEdit* input() const { return m_input; }
+    DiagnosisModel* model() const { return m_model; }
+    QTableView* findingsView() const { return m_view; }
+    QLabel* statusLabel() const { return m_status; }
+    ModelCheckWidget* modelCheck() const { return m_modelCheck; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+    // Runs the diagnosis on the text box now (the debounce timer calls this too).
+    void diagnose();
+    // Reads a log file into the text box and diagnoses it; false (message in the dock) on a read error.
+    bool openLog(const QString& fileName);
+    // Moves the window to finding `row`'s kernel, variant, device and shape, sets the Boundaries
+    // page's axis to the finding's sweep and asks for that page. False, with the reason in the
+    // dock, when the finding names no kernel or its sweep does not parse.
+    bool openBoundaryMap(int row);
+    // Checks a config.json or checkpoint folder on the current device (the Model tab).
+    bool openModelConfig(const QString& path);
+
+signals:
+    void pageRequested(const QString& name);  // "boundaries"
+
+private:
+    void chooseLog();
+    void showDetails();
+    void addMapButtons();
+
+    ExplorerState* m_state;
+    BoundaryPage* m_boundary;
+    QTabWidget* m_tabs;
+    QPlainTextEdit* m_input;
+    QLabel* m_status;
+    QTableView* m_view;
+    QTextBrowser* m_details;
+    DiagnosisModel* m_model;
+    QTimer* m_debounce;
+    ModelCheckWidget* m_modelCheck;
+    QString m_lastText;  // the text of the diagnosis on screen, so an unchanged paste is not rerun
+};
+
+}  // namespace tilescope
