@@ -34,4 +34,10 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 # The 1-D mode: one axis, the same cells as a strip, H100 SXM's ok boundary as the outline.
 "$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=64 --x M=1:640:+1 --y none \
   --page boundaries --size $size --screenshot "$here/gemm-bucket-boundaries-1d.png"
+
+# A real PyTorch profiler trace (BERT-small on H100, resources/samples): the Runs page with the
+# launches Kineto reported at 0 % occupancy flagged, and the Timeline with one lane per stream.
+bert="$here/../../resources/samples/tracelens_bert-small_h100.json.gz"
+"$app" "$bert" --page runs --size $size --screenshot "$here/trace-runs.png"
+"$app" "$bert" --page timeline --size $size --screenshot "$here/trace-timeline.png"
 echo "screenshots written to $here"
