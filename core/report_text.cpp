@@ -153,7 +153,13 @@ std::vector<Section> sectionsOf(const Trace& trace) {
                                          r.registersPerThread ? std::to_string(*r.registersPerThread) : "unknown",
                                          smem, problem});
         }
+        std::size_t flaggedLaunches = 0;
+        for (const auto& f : flags) flaggedLaunches += f.flagged();
         if (marked.table.rows.empty()) marked.paragraphs.push_back("No recorded launch breaks a limit or carries a wrong occupancy figure.");
+        else
+            marked.paragraphs.push_back(std::to_string(flaggedLaunches) + " flagged launches, one row per kernel and launch configuration. "
+                                        "\"profiler occupancy\" is the trace's est. achieved occupancy; cuda_occupancy.h's figure "
+                                        "uses the opt-in shared-memory limit the kernel must have used to launch.");
         sections.push_back(std::move(marked));
 
         // The longest-running kernels, by name.

@@ -11,10 +11,8 @@ namespace tilescope {
 
 namespace {
 
-std::string deviceTitle(const Trace& trace, int device) {
-    const DeviceSpec* spec = trace.deviceForRecord(device);
-    return "GPU " + std::to_string(device) + (spec && !spec->name.empty() ? " (" + spec->name + ")" : std::string());
-}
+// Short enough for the lane's title column; the device's name is in the report and the Runs page.
+std::string deviceTitle(const Trace&, int device) { return "GPU " + std::to_string(device); }
 
 // "local:3" -> 3; a run on a database device (no live ordinal) goes on GPU 0.
 int deviceOrdinal(const std::string& id) {

@@ -50,7 +50,8 @@ QImage ReportExporter::renderTimeline(const Trace& trace, QSize size) {
     view.setPalette(QPalette(Qt::white));
     TimelineLayout layout = TimelineLayout::fromTrace(trace);
     const int lanes = static_cast<int>(layout.lanes().size());
-    view.resize(size.width(), std::max(size.height(), TimelineView::kAxisHeight + lanes * TimelineView::kLaneHeight + 4));
+    // As tall as its lanes: a one-stream trace gives a strip, not a mostly empty page.
+    view.resize(size.width(), std::max(TimelineView::kAxisHeight + lanes * TimelineView::kLaneHeight + 8, kMinTimelineHeight));
     view.setTimeline(std::move(layout));
     QImage image(view.size(), QImage::Format_ARGB32);
     image.fill(Qt::white);
@@ -96,7 +97,7 @@ std::vector<ReportPlot> ReportExporter::renderPlots(const Trace& trace) {
     if (!anyRecord) return {};
     const QSize size(kPlotWidth, kPlotHeight);
     return {{"Timeline: kernels by device and stream, failed launches in red", "timeline.png", pngBytes(renderTimeline(trace, size))},
-            {"Kernels by total time (the " + std::to_string(kTopKernels) + " longest)", "kernel-times.png",
+            {"Kernels by total time (at most the " + std::to_string(kTopKernels) + " longest)", "kernel-times.png",
              pngBytes(renderKernelTimes(trace, size))}};
 }
 

@@ -25,6 +25,7 @@ public:
     static constexpr int kPlotWidth = 1200;
     static constexpr int kPlotHeight = 420;
     static constexpr int kTopKernels = 15;
+    static constexpr int kMinTimelineHeight = 80;
     static constexpr int kPdfImageWidth = 900;  // layout pixels: the width of a landscape A4 page's text
 };
 

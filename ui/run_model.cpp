@@ -129,7 +129,8 @@ QVariant RunModel::recordData(std::size_t i, int column, int role) const {
     case Kind: return tr("recorded");
     case Kernel: return QString::fromStdString(r.name);
     case Device: return device ? QString::fromStdString(device->id) : tr("GPU %1").arg(r.device);
-    case Verdict: return !f.violation.empty() ? tr("breaks a limit") : f.checked ? tr("ok") : tr("unchecked");
+    case Verdict:
+        return !f.violation.empty() ? tr("breaks a limit") : f.occupancyCorrected ? tr("occupancy misreported") : f.checked ? tr("ok") : tr("unchecked");
     case Grid: return pick(role, dimText(r.grid), static_cast<qlonglong>(r.grid.volume()));
     case Block: return pick(role, dimText(r.block), static_cast<qlonglong>(r.block.volume()));
     case Smem: return smemOf(r) ? QVariant(static_cast<qlonglong>(*smemOf(r))) : pick(role, tr("unknown"), -1);

@@ -17,6 +17,10 @@
 
 namespace tilescope {
 
+namespace {
+constexpr int kKernelColumnChars = 42;
+}
+
 RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* parent)
     : QWidget(parent), m_state(state), m_document(document), m_model(new RunModel(this)), m_proxy(new RunFilterModel(this)),
       m_filter(new QLineEdit), m_flaggedOnly(new QCheckBox(tr("Only &flagged rows"))), m_summary(new QLabel), m_table(new QTableView) {
@@ -37,6 +41,9 @@ RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* paren
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // Why a row is flagged matters more than its figures: the problem column follows the verdict.
+    QHeaderView* header = m_table->horizontalHeader();
+    header->moveSection(header->visualIndex(RunModel::Problem), header->visualIndex(RunModel::Verdict) + 1);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
@@ -70,8 +77,11 @@ void RunsPage::refresh() {
     m_model->setTrace(&trace);
     m_table->resizeColumnsToContents();
     // A kernel name can be hundreds of characters long; the tooltip has it whole.
-    const int widest = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60;
+    const int widest = fontMetrics().horizontalAdvance(QLatin1Char('x')) * kKernelColumnChars;
     if (m_table->columnWidth(RunModel::Kernel) > widest) m_table->setColumnWidth(RunModel::Kernel, widest);
+    // A profiler trace has records only: no variant or shape to show, and the problem column needs the room.
+    m_table->setColumnHidden(RunModel::Variant, trace.runs.empty());
+    m_table->setColumnHidden(RunModel::Shape, trace.runs.empty());
     m_summary->setText(m_document->isEmpty()
                            ? tr("No trace open: File > Open Trace, Open Example, or Import PyTorch Profiler Trace.")
                            : tr("%1: %2 runs, %3 kernel records, %4 flagged (tinted rows; hover for why)")

@@ -18,8 +18,16 @@ constexpr double kWheelNotch = 120.0;
 constexpr double kWheelZoom = 1.25;
 
 QString durationText(std::int64_t ns) {
-    if (ns >= 1'000'000) return QStringLiteral("%1 ms").arg(static_cast<double>(ns) / 1e6, 0, 'f', 3);
-    return QStringLiteral("%1 µs").arg(static_cast<double>(ns) / 1e3, 0, 'f', 3);
+    if (ns == 0) return QStringLiteral("0");
+    // Three decimals at most, trailing zeros dropped: "1.5 ms", "500 µs", "0.125 µs".
+    auto trimmed = [](double value) {
+        QString text = QString::number(value, 'f', 3);
+        while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+        if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+        return text;
+    };
+    if (ns >= 1'000'000) return trimmed(static_cast<double>(ns) / 1e6) + QStringLiteral(" ms");
+    return trimmed(static_cast<double>(ns) / 1e3) + QStringLiteral(" µs");
 }
 
 QString dimText(const Dim3& d) { return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
@@ -98,8 +106,10 @@ void TimelineView::paintAxis(QPainter& painter) {
     for (std::int64_t t = (offset / stepNs) * stepNs; t <= offset + span; t += stepNs) {
         const double x = kTitleWidth + m_layout.xForNs(m_layout.beginNs() + t);
         if (x < kTitleWidth) continue;
+        const QString label = durationText(t);
+        if (x + 2 + painter.fontMetrics().horizontalAdvance(label) > width()) break;  // no clipped last label
         painter.drawLine(QPointF(x, kAxisHeight - 5), QPointF(x, kAxisHeight));
-        painter.drawText(QRectF(x + 2, 0, 110, kAxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom, durationText(t));
+        painter.drawText(QRectF(x + 2, 0, 110, kAxisHeight - 4), Qt::AlignLeft | Qt::AlignBottom, label);
     }
     painter.drawLine(axis.bottomLeft(), axis.bottomRight());
 }

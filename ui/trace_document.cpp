@@ -10,7 +10,10 @@ namespace tilescope {
 
 TraceDocument::TraceDocument(QObject* parent) : QObject(parent), m_trace(std::make_unique<Trace>()) {}
 
-QString TraceDocument::displayName() const { return m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName(); }
+QString TraceDocument::displayName() const {
+    const QString file = m_path.isEmpty() ? m_origin : m_path;
+    return file.isEmpty() ? tr("untitled") : QFileInfo(file).fileName();
+}
 
 Result<void> TraceDocument::open(const QString& path) {
     auto read = openTraceFile(path.toStdString(), builtinKernels());
@@ -23,6 +26,7 @@ void TraceDocument::setTrace(Trace trace, const QString& path, bool native) {
     m_trace = std::make_unique<Trace>(std::move(trace));
     // An imported profiler trace is saved as a new native file, never over the original.
     m_path = native ? path : QString();
+    m_origin = path;
     m_modified = !native;
     emit pathChanged();
     emit traceChanged();

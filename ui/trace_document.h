@@ -21,7 +21,7 @@ public:
     bool isEmpty() const { return m_trace->runs.empty() && m_trace->records.empty() && m_trace->sweeps.empty(); }
     QString path() const { return m_path; }  // empty: never saved (or imported)
     bool isModified() const { return m_modified; }
-    QString displayName() const;             // file name, or "untitled"
+    QString displayName() const;             // file name (an import's: its source file), or "untitled"
 
     // Reads a native trace or a profiler trace. On error the open trace is kept and the reader's
     // message returned.
@@ -40,6 +40,7 @@ signals:
 private:
     std::unique_ptr<Trace> m_trace;
     QString m_path;
+    QString m_origin;  // the file it was read from, native or not
     bool m_modified = false;
 };
 

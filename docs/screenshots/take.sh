@@ -35,9 +35,10 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 "$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=64 --x M=1:640:+1 --y none \
   --page boundaries --size $size --screenshot "$here/gemm-bucket-boundaries-1d.png"
 
-# A real PyTorch profiler trace (BERT-small on H100, resources/samples): the Runs page with the
-# launches Kineto reported at 0 % occupancy flagged, and the Timeline with one lane per stream.
-bert="$here/../../resources/samples/tracelens_bert-small_h100.json.gz"
-"$app" "$bert" --page runs --size $size --screenshot "$here/trace-runs.png"
-"$app" "$bert" --page timeline --size $size --screenshot "$here/trace-timeline.png"
+# Real PyTorch profiler traces (resources/samples): BERT-small on H100 in the Runs page, the
+# launches Kineto reported at 0 % occupancy tinted; HTA's sampled rank-0 trace (1,154 kernels on
+# four streams) in the Timeline.
+samples="$here/../../resources/samples"
+"$app" "$samples/tracelens_bert-small_h100.json.gz" --page runs --size $size --screenshot "$here/trace-runs.png"
+"$app" "$samples/hta_sampled_rank-0_no_deviceprops.json.gz" --page timeline --size $size --screenshot "$here/trace-timeline.png"
 echo "screenshots written to $here"
