@@ -7,6 +7,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTextDocument>
 #include <algorithm>
@@ -121,16 +122,22 @@ Result<void> ReportExporter::exportReport(const Trace& trace, const QString& pat
     const std::string html = reportHtml(trace, plots, titleText);
     if (suffix != QLatin1String("pdf")) return writeText(path, QByteArray::fromStdString(html));
 
-    // QTextDocument reads images from its resources: the embedded data URIs become named ones.
+    // QTextDocument reads images from its resources: the embedded data URIs become named ones,
+    // scaled to the page; it knows no <figure>, so captions become paragraphs.
     QString text = QString::fromStdString(html);
     QTextDocument document;
     for (const auto& plot : plots) {
         const QString name = QString::fromStdString(plot.fileName);
-        text.replace(QStringLiteral("data:image/png;base64,") + QString::fromStdString(base64Encode(plot.png)), name);
-        text.replace(QStringLiteral("<img alt="), QStringLiteral("<img width=\"%1\" alt=").arg(kPdfImageWidth));
-        QImage image = QImage::fromData(QByteArray::fromStdString(plot.png), "PNG");
+        const QImage image = QImage::fromData(QByteArray::fromStdString(plot.png), "PNG");
+        const int height = image.width() > 0 ? image.height() * kPdfImageWidth / image.width() : 0;
+        text.replace(QStringLiteral("src=\"data:image/png;base64,") + QString::fromStdString(base64Encode(plot.png)) + QLatin1Char('"'),
+                     QStringLiteral("width=\"%1\" height=\"%2\" src=\"%3\"").arg(kPdfImageWidth).arg(height).arg(name));
         document.addResource(QTextDocument::ImageResource, QUrl(name), image);
     }
+    text.replace(QRegularExpression(QStringLiteral("<figure[^>]*>")), QStringLiteral("<p>"));
+    text.replace(QStringLiteral("</figure>"), QStringLiteral("</p>"));
+    text.replace(QStringLiteral("<figcaption>"), QStringLiteral("<br><i>"));
+    text.replace(QStringLiteral("</figcaption>"), QStringLiteral("</i>"));
     QPdfWriter writer(path);
     writer.setTitle(title);
     writer.setCreator(QStringLiteral("Tilescope"));
