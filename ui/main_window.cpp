@@ -60,6 +60,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     m_pages->addTab(m_sharedMemory, tr("Shared &memory"));
     m_pages->addTab(m_boundary, tr("&Boundaries"));
     m_pages->addTab(m_tiles, tr("&Tiles && buckets"));
+    buildTracePages();
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 0);
@@ -68,6 +69,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     setCentralWidget(central);
     statusBar()->addPermanentWidget(m_statusLabel, 1);
     buildMenus();
+    buildTraceMenus();
     addDiagnoseDock();
     connect(m_state, &ExplorerState::changed, this, &MainWindow::refreshTitle);
     refreshTitle();
@@ -82,7 +84,7 @@ MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::pageNames() {
     return {QStringLiteral("launch"), QStringLiteral("occupancy"), QStringLiteral("shared-memory"), QStringLiteral("boundaries"),
-            QStringLiteral("tiles")};
+            QStringLiteral("tiles"),  QStringLiteral("runs"),      QStringLiteral("timeline")};
 }
 
 bool MainWindow::showPage(const QString& name) {
@@ -95,7 +97,7 @@ bool MainWindow::showPage(const QString& name) {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* exportPlot = file->addAction(tr("&Export plot…"), this, &MainWindow::exportCurrentPlot);
-    exportPlot->setShortcut(QKeySequence::Save);
+    exportPlot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));  // Ctrl+S saves the trace
     exportPlot->setToolTip(tr("Save the current page's plot as PNG or PDF"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -1,16 +1,26 @@
-// MainWindow: the shape panel (dock), the verdict banner and the five pages over one
-// ExplorerState; menus, status bar, settings and the offscreen screenshot.
+// MainWindow: the shape panel (dock), the verdict banner and the pages over one
+// ExplorerState (seven with the trace side, main_window_trace.cpp); menus, status bar, settings, screenshot.
 #pragma once
 
 #include <QMainWindow>
+#include <functional>
+#include <vector>
 
 class QLabel;
+class QMenu;
+class QAction;
+class QProgressDialog;
 class QTabWidget;
 
 namespace tilescope {
 
 class BoundaryPage;
 class DiagnoseDock;
+class GpuRunController;
+class RunsPage;
+class TimelinePage;
+class TraceDocument;
+struct Run;
 class ExplorerState;
 class LaunchPage;
 class OccupancyPage;
@@ -42,6 +52,27 @@ public:
     bool showPage(const QString& name);
     QString statusText() const;
 
+    // --- Traces, GPU runs and reports (main_window_trace.cpp) ---
+    TraceDocument* document() const { return m_document; }
+    RunsPage* runsPage() const { return m_runs; }
+    TimelinePage* timelinePage() const { return m_timeline; }
+    GpuRunController* gpuRuns() const { return m_gpu; }
+    // Where errors go: a warning dialog by default; tests capture them instead of blocking.
+    using MessageSink = std::function<void(const QString& title, const QString& text)>;
+    void setMessageSink(MessageSink sink) { m_messageSink = std::move(sink); }
+    // Reads a native or a PyTorch profiler trace off the GUI thread (progress, cancel); on an
+    // error the reader's message goes to the sink and the open trace stays.
+    void openTrace(const QString& path);
+    bool isLoading() const { return m_loading != nullptr; }
+    bool saveTraceTo(const QString& path);
+    bool exportReportTo(const QString& path);
+    // The bundled sample traces: next to the install prefix, else in the source tree.
+    static QString samplesFolder();
+    QAction* runAction() const { return m_runAction; }
+    QAction* sweepAction() const { return m_sweepAction; }
+    void runOnGpu();
+    void sweepOnGpu();
+
     // Waits (events running) until the boundary map is current, at most timeoutMs.
     bool waitUntilIdle(int timeoutMs);
     // Renders the window at `size` and writes a PNG; false on a write error.
@@ -49,6 +80,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildMenus();
@@ -57,6 +90,32 @@ private:
     void saveSettings() const;
     void exportCurrentPlot();
     void addDiagnoseDock();  // the Diagnose dock, File > Open Model Config and its View toggle
+
+    // Traces, GPU runs and reports (main_window_trace.cpp).
+    void buildTracePages();
+    void buildTraceMenus();
+    void showMessage(const QString& title, const QString& text);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void refreshGpuActions();
+    void onGpuFinished(std::vector<Run> runs, const QString& failure);
+    void openTraceDialog();
+    void saveTrace();
+    void saveTraceAs();
+    void exportReportDialog();
+
+    TraceDocument* m_document = nullptr;
+    RunsPage* m_runs = nullptr;
+    TimelinePage* m_timeline = nullptr;
+    GpuRunController* m_gpu = nullptr;
+    MessageSink m_messageSink;
+    QObject* m_loading = nullptr;  // the running open's watcher
+    QProgressDialog* m_loadProgress = nullptr;
+    QProgressDialog* m_gpuProgress = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_sweepAction = nullptr;
+    QLabel* m_traceLabel = nullptr;
 
     bool m_useSettings;
     ExplorerState* m_state;

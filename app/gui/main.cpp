@@ -5,7 +5,12 @@
 #include <QRegularExpression>
 #include <cstdio>
 
+#include <QFileInfo>
+
+#include "core/kineto_import.h"
 #include "core/sweep.h"
+#include "kernels/builtin_kernels.h"
+#include "ui/report_exporter.h"
 #include "ui/about_dialog.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
@@ -30,7 +35,7 @@ int fail(const QString& message) {
 int main(int argc, char* argv[]) {
     // Offscreen before QApplication exists, so a screenshot needs no display.
     for (int i = 1; i < argc; ++i)
-        if (qstrcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        if ((qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--export-report") == 0) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
@@ -56,8 +61,24 @@ int main(int argc, char* argv[]) {
                                   QStringLiteral("NAME"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1280x800)."), QStringLiteral("WxH"));
     const QCommandLineOption versions(QStringLiteral("versions"), QStringLiteral("Print Qt, CUDA and CUPTI versions and exit."));
-    parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, versions});
+    const QCommandLineOption exportReport(QStringLiteral("export-report"),
+                                          QStringLiteral("Write a report of TRACE (.html, .pdf or .md by suffix) and exit; no display needed."),
+                                          QStringLiteral("OUT"));
+    parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, versions, exportReport});
+    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("A trace to open: *.tilescope.json or a PyTorch profiler trace (.json, .json.gz)."));
     parser.process(app);
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) return fail(QStringLiteral("one trace at a time, got %1").arg(positional.size()));
+
+    if (parser.isSet(exportReport)) {
+        if (positional.isEmpty()) return fail(QStringLiteral("--export-report OUT needs a TRACE to report on"));
+        auto trace = tilescope::openTraceFile(positional.front().toStdString(), tilescope::builtinKernels());
+        if (!trace) return fail(QString::fromStdString(trace.error()));
+        const QString title = QStringLiteral("Tilescope report: %1").arg(QFileInfo(positional.front()).fileName());
+        auto written = tilescope::ReportExporter::exportReport(*trace, parser.value(exportReport), title);
+        if (!written) return fail(QString::fromStdString(written.error()));
+        return 0;
+    }
 
     if (parser.isSet(versions)) {
         std::printf("%s\n", qPrintable(tilescope::AboutDialog::versionText()));
@@ -93,6 +114,13 @@ int main(int argc, char* argv[]) {
             auto axis = tilescope::parseSweepAxis(parser.value(y).toStdString(), state->parameters());
             if (!axis) return fail(QString::fromStdString(axis.error()));
             boundary->setAxis(true, *axis);
+        }
+    }
+    if (!positional.isEmpty()) {
+        window.openTrace(positional.front());
+        if (scripted) {  // a screenshot shows the trace, so wait for it (errors go to stderr)
+            window.setMessageSink([](const QString& title, const QString& text) { std::fprintf(stderr, "tilescope: %s: %s\n", qPrintable(title), qPrintable(text)); });
+            while (window.isLoading()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         }
     }
     if (parser.isSet(page) && !window.showPage(parser.value(page)))

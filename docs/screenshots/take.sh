@@ -34,4 +34,11 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 # The 1-D mode: one axis, the same cells as a strip, H100 SXM's ok boundary as the outline.
 "$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=64 --x M=1:640:+1 --y none \
   --page boundaries --size $size --screenshot "$here/gemm-bucket-boundaries-1d.png"
+
+# Real PyTorch profiler traces (resources/samples): BERT-small on H100 in the Runs page, the
+# launches Kineto reported at 0 % occupancy tinted; HTA's sampled rank-0 trace (1,154 kernels on
+# four streams) in the Timeline.
+samples="$here/../../resources/samples"
+"$app" "$samples/tracelens_bert-small_h100.json.gz" --page runs --size $size --screenshot "$here/trace-runs.png"
+"$app" "$samples/hta_sampled_rank-0_no_deviceprops.json.gz" --page timeline --size $size --screenshot "$here/trace-timeline.png"
 echo "screenshots written to $here"

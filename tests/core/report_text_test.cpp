@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include "core/kineto_import.h"
+#include "core/record_flags.h"
+#include "core/report_text.h"
+#include "kernels/builtin_kernels.h"
+#include "trace_fixture.h"
+
+namespace tilescope {
+namespace {
+
+TEST(ReportText, EscapesHtmlAndEncodesBase64) {
+    EXPECT_EQ(htmlEscape("<script>alert(1)</script> & \"x\" 'y'"),
+              "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot; &#39;y&#39;");
+    EXPECT_EQ(base64Encode(""), "");
+    EXPECT_EQ(base64Encode("f"), "Zg==");
+    EXPECT_EQ(base64Encode("fo"), "Zm8=");
+    EXPECT_EQ(base64Encode("foo"), "Zm9v");
+    EXPECT_EQ(base64Encode("foobar"), "Zm9vYmFy");
+    EXPECT_EQ(base64Encode(std::string("\xff\x00\x80", 3)), "/wCA");
+}
+
+TEST(ReportText, HtmlEscapesEveryTraceStringAndEmbedsEveryPlot) {
+    Trace trace = test::fixtureTrace();
+    trace.records[0].name = "<script>alert(1)</script>";
+    trace.notes.push_back("<b>note</b>");
+    trace.source = "a & b";
+    const std::vector<ReportPlot> plots{{"Timeline", "timeline.png", "PNG-A"}, {"Kernels <by> time", "kernels.png", "PNG-B"}};
+    const std::string html = reportHtml(trace, plots, "report <1>");
+    EXPECT_EQ(html.find("<script>"), std::string::npos);
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    EXPECT_NE(html.find("&lt;b&gt;note&lt;/b&gt;"), std::string::npos);
+    EXPECT_NE(html.find("a &amp; b"), std::string::npos);
+    EXPECT_NE(html.find("<title>report &lt;1&gt;</title>"), std::string::npos);
+    EXPECT_NE(html.find("data:image/png;base64," + base64Encode("PNG-A")), std::string::npos);
+    EXPECT_NE(html.find("data:image/png;base64," + base64Encode("PNG-B")), std::string::npos);
+    EXPECT_NE(html.find("Kernels &lt;by&gt; time"), std::string::npos);
+    // The failed GPU run with its error and the plan's fix; the device specs.
+    EXPECT_NE(html.find("cudaErrorInvalidConfiguration: invalid configuration argument"), std::string::npos);
+    EXPECT_NE(html.find(htmlEscape(trace.runs[3].plan.fix)), std::string::npos);
+    EXPECT_FALSE(trace.runs[3].plan.fix.empty());
+    EXPECT_NE(html.find("<td>a100-80gb-sxm</td>"), std::string::npos);
+}
+
+TEST(ReportText, MarkdownReferencesThePlotFilesAndKeepsTablesIntact) {
+    Trace trace = test::fixtureTrace();
+    trace.records[0].name = "a|b<c>";
+    const std::string md = reportMarkdown(trace, {{"Timeline", "timeline.png", "x"}}, "r", "report_files");
+    EXPECT_NE(md.find("![Timeline](report_files/timeline.png)"), std::string::npos);
+    EXPECT_NE(md.find("a\\|b&lt;c&gt;"), std::string::npos);
+    EXPECT_NE(md.find("## Failures"), std::string::npos);
+}
+
+TEST(RecordFlags, AlexnetSampleFlagsTheKernelsKinetoGaveZeroOccupancy) {
+    // resources/samples/README.md: 6 kernels with 67,584 B that Kineto reports at 0 % (12.5 % by cuda_occupancy.h).
+    auto trace = openTraceFile(TILESCOPE_SOURCE_DIR "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels());
+    ASSERT_TRUE(trace) << trace.error();
+    const auto flags = flagRecords(*trace, trace->records);
+    ASSERT_EQ(flags.size(), trace->records.size());
+    int corrected = 0;
+    for (std::size_t i = 0; i < flags.size(); ++i)
+        if (flags[i].occupancyCorrected) {
+            ++corrected;
+            EXPECT_EQ(trace->records[i].sharedMemory.value_or(0), 67'584);
+            EXPECT_NEAR(flags[i].occupancyPct.value_or(0.0), 12.5, 1e-9);
+        }
+    EXPECT_EQ(corrected, 6);
+}
+
+TEST(RecordFlags, NoDeviceMeansNothingChecked) {
+    Trace trace = test::fixtureTrace();
+    trace.devices.clear();
+    for (const auto& f : flagRecords(trace, trace.records)) {
+        EXPECT_FALSE(f.checked);
+        EXPECT_FALSE(f.flagged());
+    }
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -1,0 +1,82 @@
+// GpuRunController: runs kernels on the GPU through the worker process (tilescope-cli run /
+// sweep --run), never in the GUI's own process: a kernel that faults or hangs costs one worker.
+// Progress comes from the worker's JSON lines; a worker that crashes, stops writing for
+// timeoutMs (then killed) or exits with an error leaves its remaining runs recorded as failed
+// with the reason. One probe at start (off the GUI thread, asynchronous) says whether a GPU is there.
+#pragma once
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+#include "core/kernel_family.h"
+#include "core/sweep.h"
+#include "core/trace.h"
+
+class QTimer;
+
+namespace tilescope {
+
+class GpuRunController : public QObject {
+    Q_OBJECT
+public:
+    enum class Availability { Probing, Available, Unavailable };
+
+    explicit GpuRunController(QObject* parent = nullptr);
+    ~GpuRunController() override;
+
+    // $TILESCOPE_WORKER, else tilescope-cli next to this binary (installed) or in ../cli (build tree).
+    static QString defaultWorkerPath();
+    void setWorkerPath(const QString& path) { m_workerPath = path; }
+    QString workerPath() const { return m_workerPath; }
+    void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+
+    // Starts the probe: `tilescope-cli run` on a tiny default shape; exit 3 means no GPU.
+    void probe();
+    Availability availability() const { return m_availability; }
+    QString unavailableReason() const { return m_reason; }
+
+    bool isBusy() const { return m_process != nullptr; }
+    // `plans` are the model's plans for each shape the worker will run, in its order; a run the
+    // worker never reports is recorded with its plan and the failure reason.
+    bool startRun(const KernelChoice& kernel, const Shape& shape, const LaunchPlan& modelPlan);
+    bool startSweep(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
+                    const DeviceSpec& modelDevice);
+    void cancel();
+
+    int done() const { return static_cast<int>(m_results.size()); }
+    int total() const { return static_cast<int>(m_expected.size()); }
+
+signals:
+    void availabilityChanged();  // also when a run starts or ends (isBusy)
+    void progress(int done, int total);
+    // Every expected run, reported or failed; `failure` is empty when the worker ended normally.
+    void finished(std::vector<tilescope::Run> runs, QString failure);
+
+private:
+    bool start(const QStringList& arguments, std::vector<LaunchPlan> plans, const ParameterList& parameters);
+    void readOutput();
+    void finish(const QString& failure);
+    void onProbeFinished(int exitCode, QProcess::ExitStatus status);
+
+    QString m_workerPath;
+    int m_timeoutMs = 120'000;
+    Availability m_availability = Availability::Probing;
+    QString m_reason;
+    QProcess* m_probe = nullptr;
+
+    QProcess* m_process = nullptr;
+    QTimer* m_watchdog;
+    bool m_timedOut = false;
+    bool m_cancelled = false;
+    QByteArray m_buffer;
+    QByteArray m_stderr;
+    ParameterList m_parameters;
+    std::vector<LaunchPlan> m_expected;
+    std::vector<Run> m_results;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,303 @@
+// MainWindow's trace side: the Runs and Timeline pages, File > Open / Save / Import / Open
+// Example / Export Report, recent files, drag and drop, and the GPU menu (runs through the worker).
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QtConcurrent>
+#include <atomic>
+#include <memory>
+
+#include "core/kineto_import.h"
+#include "ui/boundary_page.h"
+#include "ui/explorer_state.h"
+#include "ui/gpu_run_controller.h"
+#include "ui/main_window.h"
+#include "ui/report_exporter.h"
+#include "ui/runs_page.h"
+#include "ui/timeline_page.h"
+#include "ui/trace_document.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+const QString kRecentKey = QStringLiteral("trace/recent");
+const QString kTraceFilter = QStringLiteral("Traces (*.tilescope.json *.json *.json.gz);;All files (*)");
+
+// What the import thread reports: progress in per mille (the bar's range), and its result.
+struct LoadState {
+    std::atomic<int> perMille{0};
+};
+
+}  // namespace
+
+void MainWindow::buildTracePages() {
+    m_document = new TraceDocument(this);
+    m_gpu = new GpuRunController(this);
+    m_runs = new RunsPage(m_state, m_document);
+    m_timeline = new TimelinePage(m_document);
+    m_pages->addTab(m_runs, tr("&Runs"));
+    m_pages->addTab(m_timeline, tr("T&imeline"));
+    m_traceLabel = new QLabel;
+    statusBar()->addPermanentWidget(m_traceLabel);
+    setAcceptDrops(true);
+    auto refreshLabel = [this] {
+        m_traceLabel->setText(m_document->isEmpty() ? tr("no trace")
+                                                    : tr("trace: %1%2").arg(m_document->displayName(),
+                                                                            m_document->isModified() ? QStringLiteral(" *") : QString()));
+    };
+    connect(m_document, &TraceDocument::traceChanged, this, refreshLabel);
+    connect(m_document, &TraceDocument::pathChanged, this, refreshLabel);
+    refreshLabel();
+    connect(m_gpu, &GpuRunController::availabilityChanged, this, &MainWindow::refreshGpuActions);
+    connect(m_gpu, &GpuRunController::finished, this, &MainWindow::onGpuFinished);
+    connect(m_gpu, &GpuRunController::progress, this, [this](int done, int total) {
+        if (!m_gpuProgress) return;
+        m_gpuProgress->setMaximum(total);
+        m_gpuProgress->setValue(done);
+        m_gpuProgress->setLabelText(tr("Running on the GPU: %1 of %2 finished").arg(done).arg(total));
+    });
+}
+
+void MainWindow::buildTraceMenus() {
+    QMenu* file = menuBar()->actions().front()->menu();
+    QAction* first = file->actions().front();
+    auto add = [&](const QString& text, auto slot, QKeySequence key = {}) {
+        auto* action = new QAction(text, this);
+        connect(action, &QAction::triggered, this, slot);
+        if (!key.isEmpty()) action->setShortcut(key);
+        file->insertAction(first, action);
+        return action;
+    };
+    add(tr("&Open Trace…"), &MainWindow::openTraceDialog, QKeySequence::Open);
+    m_recentMenu = new QMenu(tr("Open &Recent"), this);
+    file->insertMenu(first, m_recentMenu);
+    QMenu* examples = new QMenu(tr("Open E&xample"), this);
+    const QDir samples(samplesFolder());
+    for (const QString& name : samples.entryList({QStringLiteral("*.json.gz"), QStringLiteral("*.tilescope.json")}, QDir::Files, QDir::Name))
+        examples->addAction(name, this, [this, path = samples.filePath(name)] { openTrace(path); });
+    if (examples->isEmpty()) examples->addAction(tr("(no samples found)"))->setEnabled(false);
+    file->insertMenu(first, examples);
+    add(tr("&Import PyTorch Profiler Trace…"), [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import PyTorch profiler trace"), {},
+                                                          tr("Chrome traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
+        if (!path.isEmpty()) openTrace(path);
+    });
+    add(tr("&Save Trace"), &MainWindow::saveTrace, QKeySequence::Save);
+    add(tr("Save Trace &As…"), &MainWindow::saveTraceAs, QKeySequence::SaveAs);
+    add(tr("Export &Report…"), &MainWindow::exportReportDialog, QKeySequence(Qt::CTRL | Qt::Key_R));
+    file->insertSeparator(first);
+    rebuildRecentMenu();
+
+    auto* gpu = new QMenu(tr("&GPU"), this);
+    menuBar()->insertMenu(menuBar()->actions().back(), gpu);  // before Help
+    m_runAction = gpu->addAction(tr("&Run This Shape on the GPU"), this, &MainWindow::runOnGpu);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_sweepAction = gpu->addAction(tr("&Sweep the Boundary Map on the GPU"), this, &MainWindow::sweepOnGpu);
+    gpu->setToolTipsVisible(true);
+    refreshGpuActions();
+    m_gpu->probe();
+}
+
+QString MainWindow::samplesFolder() {
+    const QDir app(QCoreApplication::applicationDirPath());
+    const QStringList candidates{app.filePath(QStringLiteral("../share/tilescope/samples")), QStringLiteral(TILESCOPE_SAMPLES_DIR)};
+    for (const QString& candidate : candidates)
+        if (QFileInfo(candidate).isDir()) return QDir::cleanPath(candidate);
+    return candidates.front();
+}
+
+void MainWindow::showMessage(const QString& title, const QString& text) {
+    if (m_messageSink) m_messageSink(title, text);
+    else QMessageBox::warning(this, title, text);
+}
+
+void MainWindow::openTraceDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {}, kTraceFilter);
+    if (!path.isEmpty()) openTrace(path);
+}
+
+void MainWindow::openTrace(const QString& path) {
+    if (m_loading) {
+        showMessage(tr("Open trace"), tr("Another trace is still loading."));
+        return;
+    }
+    auto state = std::make_shared<LoadState>();
+    auto* watcher = new QFutureWatcher<Result<Trace>>(this);
+    m_loading = watcher;
+    m_loadProgress = new QProgressDialog(tr("Reading %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
+    m_loadProgress->setWindowModality(Qt::NonModal);
+    m_loadProgress->setMinimumDuration(300);
+    auto* poll = new QTimer(watcher);
+    connect(poll, &QTimer::timeout, m_loadProgress, [dialog = m_loadProgress, state] { dialog->setValue(state->perMille.load()); });
+    poll->start(100);
+    // Cancelling stops waiting: the reader runs to its end off-thread and its result is dropped.
+    connect(m_loadProgress, &QProgressDialog::canceled, watcher, [this, watcher] {
+        watcher->disconnect(this);
+        m_loading = nullptr;
+        m_loadProgress->deleteLater();
+        m_loadProgress = nullptr;
+        statusBar()->showMessage(tr("Import cancelled; the open trace is unchanged."), 5000);
+        connect(watcher, &QFutureWatcher<Result<Trace>>::finished, watcher, &QObject::deleteLater);
+    });
+    connect(watcher, &QFutureWatcher<Result<Trace>>::finished, this, [this, watcher, path] {
+        Result<Trace> result = watcher->result();
+        watcher->deleteLater();
+        m_loading = nullptr;
+        if (m_loadProgress) {
+            m_loadProgress->disconnect(watcher);
+            m_loadProgress->deleteLater();
+            m_loadProgress = nullptr;
+        }
+        if (!result) {
+            showMessage(tr("Cannot open trace"), QString::fromStdString(result.error()));
+            return;
+        }
+        m_document->setTrace(std::move(*result), path, looksLikeNativeTrace(path.toStdString()));
+        addRecentFile(path);
+        statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+        if (m_pages->currentWidget() != m_timeline) m_pages->setCurrentWidget(m_runs);
+    });
+    const std::string file = path.toStdString();
+    watcher->setFuture(QtConcurrent::run([file, state]() -> Result<Trace> {
+        KinetoImportOptions options;
+        options.progress = [state](std::uint64_t done, std::uint64_t total) {
+            if (total > 0) state->perMille.store(static_cast<int>(done * 1000 / total));
+        };
+        return openTraceFile(file, builtinKernels(), options);
+    }));
+}
+
+bool MainWindow::saveTraceTo(const QString& path) {
+    auto written = m_document->saveAs(path);
+    if (!written) {
+        showMessage(tr("Cannot save trace"), QString::fromStdString(written.error()));
+        return false;
+    }
+    addRecentFile(path);
+    return true;
+}
+
+void MainWindow::saveTrace() {
+    if (m_document->path().isEmpty()) saveTraceAs();
+    else saveTraceTo(m_document->path());
+}
+
+void MainWindow::saveTraceAs() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), QFileInfo(m_document->displayName()).completeBaseName() + QStringLiteral(".tilescope.json"),
+                                                tr("Tilescope traces (*.tilescope.json)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QStringLiteral(".tilescope.json"))) path += QStringLiteral(".tilescope.json");
+    saveTraceTo(path);
+}
+
+bool MainWindow::exportReportTo(const QString& path) {
+    const QString title = tr("Tilescope report: %1").arg(m_document->displayName());
+    auto written = ReportExporter::exportReport(m_document->trace(), path, title);
+    if (!written) {
+        showMessage(tr("Cannot export report"), QString::fromStdString(written.error()));
+        return false;
+    }
+    statusBar()->showMessage(tr("Report written to %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::exportReportDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QFileInfo(m_document->displayName()).completeBaseName() + QStringLiteral(".html"),
+                                                      tr("HTML, one file (*.html);;PDF (*.pdf);;Markdown and PNG folder (*.md)"));
+    if (!path.isEmpty()) exportReportTo(path);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    if (!m_useSettings) return;
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecentFiles) recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = m_useSettings ? QSettings().value(kRecentKey).toStringList() : QStringList{};
+    for (const QString& path : recent) m_recentMenu->addAction(path, this, [this, path] { openTrace(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    openTrace(urls.front().toLocalFile());
+    event->acceptProposedAction();
+}
+
+void MainWindow::refreshGpuActions() {
+    const bool available = m_gpu->availability() == GpuRunController::Availability::Available && !m_gpu->isBusy();
+    const QString why = m_gpu->availability() == GpuRunController::Availability::Available
+                            ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
+                            : m_gpu->unavailableReason();
+    m_runAction->setEnabled(available);
+    m_sweepAction->setEnabled(available);
+    m_runAction->setToolTip(available ? tr("Run the current kernel and shape on the local GPU (worker: %1)").arg(m_gpu->workerPath()) : why);
+    m_sweepAction->setToolTip(available ? tr("Run every cell of the boundary map on the local GPU") : why);
+}
+
+void MainWindow::runOnGpu() {
+    if (!m_gpu->startRun(m_state->kernel(), m_state->shape(), m_state->plan())) return;
+    m_gpuProgress = new QProgressDialog(tr("Running on the GPU…"), tr("Cancel"), 0, m_gpu->total(), this);
+    m_gpuProgress->setWindowModality(Qt::NonModal);
+    m_gpuProgress->setMinimumDuration(0);
+    connect(m_gpuProgress, &QProgressDialog::canceled, m_gpu, &GpuRunController::cancel);
+    refreshGpuActions();
+}
+
+void MainWindow::sweepOnGpu() {
+    if (!m_gpu->startSweep(m_state->kernel(), m_state->shape(), m_boundary->xAxis(), m_boundary->yAxis(), m_state->device())) return;
+    m_gpuProgress = new QProgressDialog(tr("Sweeping on the GPU…"), tr("Cancel"), 0, m_gpu->total(), this);
+    m_gpuProgress->setWindowModality(Qt::NonModal);
+    m_gpuProgress->setMinimumDuration(0);
+    connect(m_gpuProgress, &QProgressDialog::canceled, m_gpu, &GpuRunController::cancel);
+    refreshGpuActions();
+}
+
+void MainWindow::onGpuFinished(std::vector<Run> runs, const QString& failure) {
+    if (m_gpuProgress) {
+        m_gpuProgress->disconnect(m_gpu);
+        m_gpuProgress->deleteLater();
+        m_gpuProgress = nullptr;
+    }
+    const auto count = runs.size();
+    m_document->addRuns(std::move(runs), {});
+    refreshGpuActions();
+    if (failure.isEmpty()) {
+        statusBar()->showMessage(tr("%1 GPU runs added to the trace").arg(count), 5000);
+        return;
+    }
+    statusBar()->showMessage(tr("GPU run failed: %1").arg(failure));
+    showMessage(tr("GPU run failed"), tr("%1\n\nThe runs it did not report are recorded as failed in the Runs page.").arg(failure));
+}
+
+}  // namespace tilescope

@@ -1,0 +1,145 @@
+#include "ui/run_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "core/trace_summary.h"
+#include "ui/qt_text.h"
+
+namespace tilescope {
+
+namespace {
+
+QString dimText(const Dim3& d) { return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
+
+QString gpuOutcome(const Run& run) {
+    if (!run.gpu) return {};
+    if (!run.gpu->launch.ok()) return QString::fromStdString(run.gpu->launch.errorName + ": " + run.gpu->launch.errorText);
+    if (!run.gpu->synchronize.ok()) return QString::fromStdString(run.gpu->synchronize.errorName + ": " + run.gpu->synchronize.errorText);
+    if (run.gpu->check && !run.gpu->check->passed) return QObject::tr("output check failed");
+    return {};
+}
+
+std::optional<std::int64_t> smemOf(const KernelRecord& r) {
+    if (r.sharedMemory) return r.sharedMemory;
+    if (r.staticSmem || r.dynamicSmem) return r.staticSmem.value_or(0) + r.dynamicSmem.value_or(0);
+    return std::nullopt;
+}
+
+// Displayed text and the value it sorts by.
+QVariant pick(int role, const QString& text, const QVariant& sortValue) { return role == RunModel::SortRole ? sortValue : QVariant(text); }
+
+}  // namespace
+
+void RunModel::setTrace(const Trace* trace) {
+    beginResetModel();
+    m_trace = trace;
+    m_flags = trace ? flagRecords(*trace, trace->records) : std::vector<RecordFlags>{};
+    endResetModel();
+}
+
+int RunModel::flaggedCount() const {
+    int count = 0;
+    for (const auto& f : m_flags) count += f.flagged();
+    return count;
+}
+
+int RunModel::runAt(int row) const { return m_trace && row >= 0 && row < static_cast<int>(m_trace->runs.size()) ? row : -1; }
+
+int RunModel::recordAt(int row) const {
+    if (!m_trace || row < static_cast<int>(m_trace->runs.size()) || row >= rowCount()) return -1;
+    return row - static_cast<int>(m_trace->runs.size());
+}
+
+int RunModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_trace ? 0 : static_cast<int>(m_trace->runs.size() + m_trace->records.size());
+}
+
+int RunModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const names[] = {"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block",
+                                        "smem (B)", "registers", "occupancy %", "duration (µs)", "problem"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+QVariant RunModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_trace) return {};
+    const int run = runAt(index.row());
+    if (role == RunIndexRole) return run;
+    if (role == RecordIndexRole) return recordAt(index.row());
+    if (run >= 0) return runData(m_trace->runs[static_cast<std::size_t>(run)], index.column(), role);
+    return recordData(static_cast<std::size_t>(recordAt(index.row())), index.column(), role);
+}
+
+QVariant RunModel::runData(const Run& run, int column, int role) const {
+    const LaunchPlan& p = run.plan;
+    const QString failure = gpuOutcome(run);
+    const bool failed = !p.ok() || !failure.isEmpty();
+    if (role == FlaggedRole) return failed;
+    if (role == Qt::ToolTipRole)
+        return failed ? QString::fromStdString(p.message.empty() ? std::string() : p.message + "\n") + failure +
+                            (p.fix.empty() ? QString() : QStringLiteral("\nfix: ") + QString::fromStdString(p.fix))
+                      : QVariant();
+    if (role == Qt::ForegroundRole && failed && (column == Verdict || column == Problem)) return QBrush(QColor(0xc6, 0x28, 0x28));
+    if (role != Qt::DisplayRole && role != SortRole) return {};
+    const bool launched = p.verdict >= tilescope::Verdict::InvalidLaunch;
+    switch (column) {
+    case Kind: return toQString(runKindName(run.kind));
+    case Kernel: return toQString(p.family);
+    case Variant: return toQString(p.variant);
+    case Shape: return QString::fromStdString(formatShape(p.shape, run.parameters));
+    case Device: return QString::fromStdString(p.deviceId);
+    case Verdict: return toQString(verdictName(p.verdict));
+    case Grid: return launched ? pick(role, dimText(p.grid), static_cast<qlonglong>(p.grid.volume())) : QVariant();
+    case Block: return launched ? pick(role, dimText(p.block), static_cast<qlonglong>(p.block.volume())) : QVariant();
+    case Smem: return launched ? QVariant(static_cast<qlonglong>(p.totalSmem())) : QVariant();
+    case Registers: return p.registers ? QVariant(*p.registers) : pick(role, tr("unknown"), -1);
+    case Occupancy: return p.occupancy ? pick(role, QString::number(p.occupancy->occupancyPct, 'f', 1), p.occupancy->occupancyPct) : QVariant();
+    case Duration: {
+        if (!run.gpu) return pick(role, tr("predicted"), -1.0);
+        double us = 0.0;
+        if (run.gpu->timing && run.gpu->timing->repeats > 0) us = run.gpu->timing->medianUs;
+        else
+            for (const auto& r : run.gpu->records) us += static_cast<double>(r.durationNs()) / 1000.0;
+        return pick(role, QString::number(us, 'f', 3), us);
+    }
+    case Problem: return failure.isEmpty() ? QString::fromStdString(p.message) : failure;
+    default: return {};
+    }
+}
+
+QVariant RunModel::recordData(std::size_t i, int column, int role) const {
+    const KernelRecord& r = m_trace->records[i];
+    const RecordFlags& f = m_flags[i];
+    auto problem = [&] {
+        QString text = QString::fromStdString(f.violation);
+        if (f.occupancyCorrected)
+            text += (text.isEmpty() ? QString() : QStringLiteral("; ")) +
+                    tr("profiler occupancy %1 %, cuda_occupancy.h %2 %").arg(*r.kinetoOccupancyPct, 0, 'f', 1).arg(*f.estAchievedOccupancyPct, 0, 'f', 1);
+        return text;
+    };
+    if (role == FlaggedRole) return f.flagged();
+    if (role == Qt::ToolTipRole) return f.flagged() ? QVariant(problem()) : QVariant(QString::fromStdString(r.name));
+    if (role == Qt::BackgroundRole && f.flagged()) return QBrush(QColor(0xff, 0xcd, 0xd2, 110));
+    if (role != Qt::DisplayRole && role != SortRole) return {};
+    const DeviceSpec* device = m_trace->deviceForRecord(r.device);
+    switch (column) {
+    case Kind: return tr("recorded");
+    case Kernel: return QString::fromStdString(r.name);
+    case Device: return device ? QString::fromStdString(device->id) : tr("GPU %1").arg(r.device);
+    case Verdict:
+        return !f.violation.empty() ? tr("breaks a limit") : f.occupancyCorrected ? tr("occupancy misreported") : f.checked ? tr("ok") : tr("unchecked");
+    case Grid: return pick(role, dimText(r.grid), static_cast<qlonglong>(r.grid.volume()));
+    case Block: return pick(role, dimText(r.block), static_cast<qlonglong>(r.block.volume()));
+    case Smem: return smemOf(r) ? QVariant(static_cast<qlonglong>(*smemOf(r))) : pick(role, tr("unknown"), -1);
+    case Registers: return r.registersPerThread ? QVariant(*r.registersPerThread) : pick(role, tr("unknown"), -1);
+    case Occupancy: return f.occupancyPct ? pick(role, QString::number(*f.occupancyPct, 'f', 1), *f.occupancyPct) : pick(role, tr("unknown"), -1.0);
+    case Duration: return pick(role, QString::number(static_cast<double>(r.durationNs()) / 1000.0, 'f', 3), static_cast<qlonglong>(r.durationNs()));
+    case Problem: return problem();
+    default: return {};
+    }
+}
+
+}  // namespace tilescope
