@@ -42,8 +42,8 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY "tilescope")
 set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_STRIP_FILES ON)  # RelWithDebInfo builds carry debug info the package does not need
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/tilescope/tilescope")
 # Declared by hand (Debian 12 names): dpkg-shlibdeps cannot resolve the bundled libcupti.so.13,
@@ -59,6 +59,6 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Profiler for the shapes of GPU kernels
  Tilescope shows which kernel shapes break on which GPU, why, and what to change:
  launch limits, occupancy, shared memory and tiling for AWQ GEMV/GEMM, attention
  and bucketed GEMM kernels, from the device database or a live GPU (CUPTI).")
-set(CPACK_ARCHIVE_FILE_NAME "tilescope-${PROJECT_VERSION}-Linux-x86_64")
+set(CPACK_PACKAGE_FILE_NAME "tilescope-${PROJECT_VERSION}-Linux-x86_64")  # the .tar.gz; the .deb is named below
 set(CPACK_DEBIAN_FILE_NAME "tilescope_${PROJECT_VERSION}_amd64.deb")
 include(CPack)
