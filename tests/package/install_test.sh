@@ -33,13 +33,14 @@ expect=(usr/bin/tilescope-cli usr/lib/tilescope/libcupti.so.13 usr/share/tilesco
                           usr/share/metainfo/io.github.tilescope.Tilescope.metainfo.xml)
 for f in "${expect[@]}"; do [ -e "$root/$f" ] || fail "the .deb lacks /$f"; done
 # The tarball carries the same tree.
-tar -tzf "$tgz" | grep -q 'bin/tilescope-cli$' || fail "the .tar.gz lacks bin/tilescope-cli"
+tar -tzf "$tgz" >"$scratch/tgz.txt"
+grep -q "bin/tilescope-cli$" "$scratch/tgz.txt" || fail "the .tar.gz lacks bin/tilescope-cli"
 
 # Libraries: CUPTI must come from the package (RPATH $ORIGIN/../lib/tilescope), and nothing from
 # /usr/local/cuda, so the CLI starts on a machine without the CUDA toolkit or a driver.
 cli="$root/usr/bin/tilescope-cli"
 libs="$(env -u LD_LIBRARY_PATH ldd "$cli")"
-grep -q "libcupti.so.13 => $root/usr/lib/tilescope/libcupti.so.13" <<<"$libs" \
+grep -qE "libcupti.so.13 => $root/usr/(bin/../)?lib/tilescope/libcupti.so.13" <<<"$libs" \
   || { echo "$libs" >&2; fail "libcupti.so.13 not resolved from the package"; }
 ! grep -q "/usr/local/cuda" <<<"$libs" || { echo "$libs" >&2; fail "a library resolves from /usr/local/cuda"; }
 ! grep -q "not found" <<<"$libs" || { echo "$libs" >&2; fail "an unresolved library"; }
