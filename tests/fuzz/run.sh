@@ -20,7 +20,9 @@ if [ ! -f "$build/build.ninja" ]; then
     -DTILESCOPE_CUDA_ARCHS=90 -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=OFF -DTILESCOPE_BENCHMARKS=OFF \
     -DTILESCOPE_FUZZ=ON >/dev/null
 fi
-cmake --build "$build" --target "${harnesses[@]}"
+# TILESCOPE_FUZZ_SKIP_BUILD=1 runs the harnesses already built (a commit changes the git revision
+# compiled into core, which would otherwise rebuild it before every run).
+[ "${TILESCOPE_FUZZ_SKIP_BUILD:-0}" = 1 ] || cmake --build "$build" --target "${harnesses[@]}"
 
 seeds() {  # harness corpus-dir: copies that harness' seed inputs from tests/data
   local dir="$2"
