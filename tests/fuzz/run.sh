@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses with clang (ASan + UBSan + libFuzzer) in build/fuzz and runs each
+# for SECONDS, starting from a seed corpus made of tests/data. Crash inputs land in
+# build/fuzz/artifacts/<harness>/; the script exits 1 if any harness found one.
+# Usage: tests/fuzz/run.sh SECONDS [harness...]   (default: all five)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds="${1:?usage: tests/fuzz/run.sh SECONDS [harness...]}"
+shift
+harnesses=("$@")
+[ "${#harnesses[@]}" -gt 0 ] || harnesses=(fuzz_trace_reader fuzz_kineto_import fuzz_device_file fuzz_model_config fuzz_log_diagnoser)
+build="${TILESCOPE_FUZZ_BUILD:-build/fuzz}"
+
+if [ ! -f "$build/build.ninja" ]; then
+  # One CUDA arch: the harnesses need the planners' register table, not every arch's SASS.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCUDAToolkit_ROOT=/usr/local/cuda \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+    -DTILESCOPE_CUDA_ARCHS=90 -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=OFF -DTILESCOPE_BENCHMARKS=OFF \
+    -DTILESCOPE_FUZZ=ON >/dev/null
+fi
+# TILESCOPE_FUZZ_SKIP_BUILD=1 runs the harnesses already built (a commit changes the git revision
+# compiled into core, which would otherwise rebuild it before every run).
+[ "${TILESCOPE_FUZZ_SKIP_BUILD:-0}" = 1 ] || cmake --build "$build" --target "${harnesses[@]}"
+
+seeds() {  # harness corpus-dir: copies that harness' seed inputs from tests/data
+  local dir="$2"
+  case "$1" in
+    fuzz_trace_reader) cp tests/data/trace_golden.tilescope.json "$dir/" ;;
+    fuzz_kineto_import)
+      cp tests/data/hta_triton_example_a100.json.gz tests/data/hta_mi250_rocm_no_regs.json.gz "$dir/"
+      gzip -dc tests/data/hta_triton_example_a100.json.gz >"$dir/hta_triton_example_a100.json" ;;
+    fuzz_device_file) cp tests/data/device_*.json tests/data/devices_two.json resources/devices.json "$dir/" ;;
+    fuzz_model_config)
+      # config.json NUL quant_config.json: the harness splits at the first NUL byte.
+      for d in tests/data/casperhansen__mistral-7b-instruct-awq-gemv tests/data/check_model_contradictory; do
+        { cat "$d/config.json"; printf '\0'; cat "$d/quant_config.json"; } >"$dir/$(basename "$d").bin"
+      done
+      cp resources/models/*.json "$dir/" ;;
+    fuzz_log_diagnoser) cp tests/data/logs/*.log tests/data/diagnose_* "$dir/" ;;
+  esac
+}
+
+status=0
+for h in "${harnesses[@]}"; do
+  corpus="$build/corpus/$h"; artifacts="$build/artifacts/$h"
+  mkdir -p "$corpus" "$artifacts"
+  seeds "$h" "$corpus"
+  echo "fuzz: $h for ${seconds}s (corpus $corpus)"
+  start=$(date +%s)
+  if ! "$build/bin/$h" -max_total_time="$seconds" -max_len=65536 -timeout=25 -rss_limit_mb=4096 \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 "$corpus" >"$build/$h.log" 2>&1; then
+    echo "fuzz: $h FAILED after $(( $(date +%s) - start ))s: see $build/$h.log and $artifacts/" >&2
+    tail -n 40 "$build/$h.log" >&2
+    status=1
+  else
+    echo "fuzz: $h ran $(( $(date +%s) - start ))s: $(grep -E 'stat::number_of_executed_units' "$build/$h.log" | tr -s ' ')"
+  fi
+done
+exit $status
