@@ -82,7 +82,14 @@ QString GpuRunController::defaultWorkerPath() {
 }
 
 void GpuRunController::probe() {
-    if (m_probe) return;
+    if (m_probe) {
+        // A new probe replaces one still running (e.g. after the worker path changed): its answer
+        // would describe the old worker.
+        m_probe->disconnect(this);
+        m_probe->kill();
+        m_probe->deleteLater();
+        m_probe = nullptr;
+    }
     m_availability = Availability::Probing;
     m_reason = tr("Looking for a GPU…");
     emit availabilityChanged();
