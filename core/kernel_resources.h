@@ -5,6 +5,8 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/device_spec.h"
 
@@ -27,7 +29,7 @@ struct KernelResourceEntry {
 class KernelResourceTable {
 public:
     KernelResourceTable() = default;
-    explicit KernelResourceTable(std::span<const KernelResourceEntry> entries) : m_entries(entries) {}
+    explicit KernelResourceTable(std::span<const KernelResourceEntry> entries);
 
     // The SASS the driver would load: the exact arch, else the highest compiled arch of the same
     // major below it (sm_87 runs sm_86 code). nullopt: not compiled for this device.
@@ -37,6 +39,8 @@ public:
 
 private:
     std::span<const KernelResourceEntry> m_entries;
+    // Entries grouped by symbol: a sweep looks a symbol up for every cell.
+    std::unordered_map<std::string_view, std::vector<const KernelResourceEntry*>> m_bySymbol;
 };
 
 }  // namespace tilescope

@@ -1,5 +1,6 @@
 #include "core/occupancy.h"
 
+#include <array>
 #include <climits>
 
 #include "core/device_spec.h"
@@ -19,7 +20,7 @@ std::vector<std::string> Occupancy::limiterNames() const {
     return names;
 }
 
-bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occupancy& out) {
+static bool computeOccupancyUncached(const DeviceSpec& device, const OccupancyInput& input, Occupancy& out) {
     if (input.threadsPerBlock <= 0 || input.registersPerThread < 0) return false;
 
     cudaOccDeviceProp props;
@@ -68,6 +69,57 @@ bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occ
     out.blockLimitBlocks = result.blockLimitBlocks;
     out.allocatedSmemPerBlock = static_cast<std::int64_t>(result.allocatedSharedMemPerBlock);
     out.allocatedRegistersPerBlock = result.allocatedRegistersPerBlock;
+    const double residentBlocks = static_cast<double>(out.activeBlocksPerSm) * device.smCount;
+    out.waves = (input.gridBlocks > 0 && residentBlocks > 0) ? static_cast<double>(input.gridBlocks) / residentBlocks : 0.0;
+    return true;
+}
+
+namespace {
+
+// Everything the calculator reads, so a cached answer is reused only for identical inputs.
+struct OccupancyKey {
+    int ccMajor, ccMinor, maxThreadsPerBlock, maxThreadsPerSm, regsPerBlock, regsPerSm, warpSize, smCount;
+    std::int64_t smemPerBlock, smemPerSm, smemPerBlockOptin, reservedSmemPerBlock;
+    int threadsPerBlock, registersPerThread;
+    std::int64_t staticSmem, dynamicSmem;
+    bool optIn;
+    friend bool operator==(const OccupancyKey&, const OccupancyKey&) = default;
+};
+
+struct OccupancyCacheEntry {
+    OccupancyKey key{};
+    Occupancy occupancy;
+    bool resident = false;
+    bool used = false;
+};
+
+}  // namespace
+
+// A sweep asks the same launch configuration for most of its cells: a few recent answers per
+// thread save the calculator's work. Waves depend on the grid and are recomputed every time.
+bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occupancy& out) {
+    constexpr std::size_t kEntries = 8;
+    thread_local std::array<OccupancyCacheEntry, kEntries> cache;
+    thread_local std::size_t nextSlot = 0;
+    const OccupancyKey key{device.computeCapability.major, device.computeCapability.minor, device.maxThreadsPerBlock,
+                           device.maxThreadsPerSm, device.regsPerBlock, device.regsPerSm, device.warpSize, device.smCount,
+                           device.smemPerBlock, device.smemPerSm, device.smemPerBlockOptin, device.reservedSmemPerBlock,
+                           input.threadsPerBlock, input.registersPerThread, input.staticSmem, input.dynamicSmem,
+                           input.optIn};
+    const OccupancyCacheEntry* hit = nullptr;
+    for (const auto& entry : cache)
+        if (entry.used && entry.key == key) hit = &entry;
+    if (!hit) {
+        OccupancyCacheEntry& slot = cache[nextSlot];
+        nextSlot = (nextSlot + 1) % kEntries;
+        slot.key = key;
+        slot.used = true;
+        slot.occupancy = Occupancy{};
+        slot.resident = computeOccupancyUncached(device, input, slot.occupancy);
+        hit = &slot;
+    }
+    if (!hit->resident) return false;
+    out = hit->occupancy;
     const double residentBlocks = static_cast<double>(out.activeBlocksPerSm) * device.smCount;
     out.waves = (input.gridBlocks > 0 && residentBlocks > 0) ? static_cast<double>(input.gridBlocks) / residentBlocks : 0.0;
     return true;
