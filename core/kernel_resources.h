@@ -28,7 +28,7 @@ struct KernelResourceEntry {
 
 class KernelResourceTable {
 public:
-    KernelResourceTable() = default;
+    KernelResourceTable();
     explicit KernelResourceTable(std::span<const KernelResourceEntry> entries);
 
     // The SASS the driver would load: the exact arch, else the highest compiled arch of the same
@@ -38,7 +38,12 @@ public:
     bool empty() const { return m_entries.empty(); }
 
 private:
+    // The entry for `cc` among one symbol's entries.
+    static std::optional<KernelResources> lookUp(const std::vector<const KernelResourceEntry*>& candidates, ComputeCapability cc);
+
     std::span<const KernelResourceEntry> m_entries;
+    // Names this table's contents in each thread's memo of recent answers (find()); never reused.
+    std::uint64_t m_id = 0;
     // Entries grouped by symbol: a sweep looks a symbol up for every cell.
     std::unordered_map<std::string_view, std::vector<const KernelResourceEntry*>> m_bySymbol;
 };

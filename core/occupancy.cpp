@@ -87,36 +87,45 @@ struct OccupancyKey {
 };
 
 struct OccupancyCacheEntry {
+    std::uint64_t hash = 0;
     OccupancyKey key{};
     Occupancy occupancy;
     bool resident = false;
     bool used = false;
 };
 
+// Picks the cache slot from the inputs that vary between launches; the slot's full key decides.
+std::uint64_t hashKey(const OccupancyKey& k) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (std::int64_t v : {std::int64_t{k.ccMajor * 10 + k.ccMinor}, k.smemPerBlockOptin, std::int64_t{k.threadsPerBlock},
+                           std::int64_t{k.registersPerThread}, k.staticSmem, k.dynamicSmem, std::int64_t{k.optIn}})
+        h = (h ^ static_cast<std::uint64_t>(v)) * 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+
 }  // namespace
 
-// A sweep asks the same launch configuration for most of its cells: a few recent answers per
-// thread save the calculator's work. Waves depend on the grid and are recomputed every time.
+// A sweep asks the same few launch configurations for most of its cells (a tile search's
+// shared memory changes in steps along an axis, so a map holds hundreds of distinct ones): a
+// per-thread, direct-mapped cache of answers, found by a hash of every input the calculator
+// reads and confirmed by comparing them all, saves the calculator's work. Waves depend on the
+// grid and are recomputed every time.
 bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occupancy& out) {
-    constexpr std::size_t kEntries = 8;
+    constexpr std::size_t kEntries = 64;
     thread_local std::array<OccupancyCacheEntry, kEntries> cache;
-    thread_local std::size_t nextSlot = 0;
     const OccupancyKey key{device.computeCapability.major, device.computeCapability.minor, device.maxThreadsPerBlock,
                            device.maxThreadsPerSm, device.regsPerBlock, device.regsPerSm, device.warpSize, device.smCount,
                            device.smemPerBlock, device.smemPerSm, device.smemPerBlockOptin, device.reservedSmemPerBlock,
                            input.threadsPerBlock, input.registersPerThread, input.staticSmem, input.dynamicSmem,
                            input.optIn};
-    const OccupancyCacheEntry* hit = nullptr;
-    for (const auto& entry : cache)
-        if (entry.used && entry.key == key) hit = &entry;
-    if (!hit) {
-        OccupancyCacheEntry& slot = cache[nextSlot];
-        nextSlot = (nextSlot + 1) % kEntries;
-        slot.key = key;
-        slot.used = true;
-        slot.occupancy = Occupancy{};
-        slot.resident = computeOccupancyUncached(device, input, slot.occupancy);
-        hit = &slot;
+    const std::uint64_t hash = hashKey(key);
+    OccupancyCacheEntry* hit = &cache[hash % kEntries];
+    if (!hit->used || hit->hash != hash || !(hit->key == key)) {
+        hit->hash = hash;
+        hit->key = key;
+        hit->used = true;
+        hit->occupancy = Occupancy{};
+        hit->resident = computeOccupancyUncached(device, input, hit->occupancy);
     }
     if (!hit->resident) return false;
     out = hit->occupancy;

@@ -45,14 +45,16 @@ void planLoop(benchmark::State& state, const KernelFamily& family, int variant, 
     state.SetItemsProcessed(state.iterations());  // items/s = plans per second
 }
 
-// One map: x over `xAxis`, y over `yAxis`, one thread (the "one core" of the target).
-void mapLoop(benchmark::State& state, const char* family, const char* variant, const char* xAxis, const char* yAxis) {
+// One map: x over `xAxis`, y over `yAxis`, on `threads` threads (0: every hardware thread, what
+// the GUI and `sweep` use).
+void mapLoop(benchmark::State& state, const char* family, const char* variant, const char* xAxis, const char* yAxis,
+             int threads) {
     const KernelChoice kernel = resolveKernel(builtinKernels(), family, variant).value();
     const auto& parameters = kernel.family->parameters();
     BoundaryMap map(kernel, benchDevice(), Shape::defaults(parameters), parseSweepAxis(xAxis, parameters).value(),
                     parseSweepAxis(yAxis, parameters).value());
     SweepOptions options;
-    options.threads = 1;
+    options.threads = threads;
     for (auto _ : state) {
         evaluateBoundaryMap(map, options);
         benchmark::ClobberMemory();
@@ -95,13 +97,24 @@ void registerBenchmarks() {
         {"gemm_bucket/oproj M x N", "gemm_bucket", "oproj", "M=0:765:+3", "N=256:65536:+256", "M=0:1023",
          "N=256:262144:+256"},
     };
+    // One thread: the CPU cost of a map. All cores: the wall time a user waits (real time, since
+    // the main thread's CPU time does not count the workers').
     for (const auto& c : cases) {
-        benchmark::RegisterBenchmark((std::string("Map256/") + c.name).c_str(), [&c](benchmark::State& state) {
-            mapLoop(state, c.family, c.variant, c.x256, c.y256);
-        })->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark((std::string("Map1024/") + c.name).c_str(), [&c](benchmark::State& state) {
-            mapLoop(state, c.family, c.variant, c.x1024, c.y1024);
-        })->Unit(benchmark::kMillisecond);
+        for (const int threads : {1, 0}) {
+            const std::string suffix = threads == 1 ? "/threads:1" : "/threads:all";
+            auto* map256 = benchmark::RegisterBenchmark((std::string("Map256/") + c.name + suffix).c_str(),
+                                                        [&c, threads](benchmark::State& state) {
+                                                            mapLoop(state, c.family, c.variant, c.x256, c.y256, threads);
+                                                        });
+            auto* map1024 = benchmark::RegisterBenchmark((std::string("Map1024/") + c.name + suffix).c_str(),
+                                                         [&c, threads](benchmark::State& state) {
+                                                             mapLoop(state, c.family, c.variant, c.x1024, c.y1024, threads);
+                                                         });
+            for (auto* b : {map256, map1024}) {
+                b->Unit(benchmark::kMillisecond);
+                if (threads != 1) b->UseRealTime();
+            }
+        }
     }
     // What hovering a cell costs: the full plan with its fix.
     benchmark::RegisterBenchmark("PlanWithFix/awq_gemm/legacy_grid_y M=32768,N=5376", [](benchmark::State& state) {

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "core/kernel_resources.h"
 #include "core/launch_checks.h"
@@ -208,6 +211,46 @@ TEST(OccupancyOfAPlan, RegisterTableFallsBackToTheSameMajor) {
     EXPECT_FALSE(table.find("k", {8, 0}));  // sm_86 code does not run on sm_80
     EXPECT_FALSE(table.find("k", {12, 0}));
     EXPECT_FALSE(table.find("other", {9, 0}));
+}
+
+TEST(OccupancyOfAPlan, RecentLookupsAreNeverServedFromAnotherTable) {
+    // find() keeps each thread's recent answers: tables with the same symbols but different
+    // figures, built one after another at the same address, must each answer for themselves.
+    for (int registers = 32; registers <= 40; ++registers) {
+        const KernelResourceEntry entries[] = {{"k", 90, {registers, 0, 0, 0, 0}}, {"k2", 90, {registers + 100, 0, 0, 0, 0}}};
+        const KernelResourceTable table(entries);
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            EXPECT_EQ(table.find("k", {9, 0}).value().registers, registers);
+            EXPECT_EQ(table.find("k2", {9, 0}).value().registers, registers + 100);
+            EXPECT_FALSE(table.find("k", {8, 0}));
+        }
+    }
+}
+
+TEST(Occupancy, CachedAnswersMatchFreshOnesInAnyOrder) {
+    // computeOccupancy caches answers per thread: asking many configurations on several devices,
+    // in two different orders, must give identical answers, waves included.
+    std::vector<std::pair<std::string_view, OccupancyInput>> asks;
+    for (std::string_view id : {"h100-sxm", "rtx-5090", "a100-80gb-sxm", "t4"})
+        for (int threads : {64, 128, 256, 1024})
+            for (int registers : {32, 64, 128})
+                for (std::int64_t dynamicSmem : {0, 16384, 49152, 101376})
+                    asks.push_back({id, {threads, registers, 0, dynamicSmem, dynamicSmem > 48 * 1024, 1000 + threads}});
+    std::vector<std::optional<Occupancy>> first;
+    for (const auto& [id, input] : asks) {
+        Occupancy out;
+        first.push_back(computeOccupancy(device(id), input, out) ? std::optional(out) : std::nullopt);
+    }
+    for (std::size_t i = asks.size(); i-- > 0;) {
+        Occupancy out;
+        const bool resident = computeOccupancy(device(asks[i].first), asks[i].second, out);
+        ASSERT_EQ(resident, first[i].has_value()) << i;
+        if (!resident) continue;
+        EXPECT_EQ(out.activeBlocksPerSm, first[i]->activeBlocksPerSm) << i;
+        EXPECT_EQ(out.limiters, first[i]->limiters) << i;
+        EXPECT_EQ(out.allocatedSmemPerBlock, first[i]->allocatedSmemPerBlock) << i;
+        EXPECT_DOUBLE_EQ(out.waves, first[i]->waves) << i;
+    }
 }
 
 TEST(OccupancyOfAPlan, TooManyRegistersIsOutOfResources) {
