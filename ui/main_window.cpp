@@ -168,7 +168,7 @@ void MainWindow::addDiagnoseDock() {
     auto* open = new QAction(tr("Open &Model Config…"), file);
     open->setToolTip(tr("Check an AWQ checkpoint's config.json (quant_config.json beside it is read too) on the current device"));
     connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open model config"), {}, tr("Model config (*.json);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open model config"), modelsFolder(), tr("Model config (*.json);;All files (*)"));
         if (!path.isEmpty()) m_diagnoseDock->openModelConfig(path);
     });
     const auto actions = file->actions();

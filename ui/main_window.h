@@ -67,7 +67,8 @@ public:
     bool saveTraceTo(const QString& path);
     bool exportReportTo(const QString& path);
     // The bundled sample traces: next to the install prefix, else in the source tree.
-    static QString samplesFolder();
+    static QString samplesFolder();  // the bundled example traces (File > Open Example)
+    static QString modelsFolder();   // the bundled AWQ checkpoint configs (File > Open Model Config)
     QAction* runAction() const { return m_runAction; }
     QAction* sweepAction() const { return m_sweepAction; }
     void runOnGpu();
@@ -84,6 +85,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    static QString bundledFolder(const QString& name);
     void buildMenus();
     void refreshTitle();
     void loadSettings();

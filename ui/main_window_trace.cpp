@@ -115,13 +115,19 @@ void MainWindow::buildTraceMenus() {
     m_gpu->probe();
 }
 
-QString MainWindow::samplesFolder() {
+QString MainWindow::bundledFolder(const QString& name) {
+    // Installed: <prefix>/bin/tilescope beside <prefix>/share/tilescope/<name>; in a build tree, the sources.
     const QDir app(QCoreApplication::applicationDirPath());
-    const QStringList candidates{app.filePath(QStringLiteral("../share/tilescope/samples")), QStringLiteral(TILESCOPE_SAMPLES_DIR)};
+    const QStringList candidates{app.filePath(QStringLiteral("../share/tilescope/") + name),
+                                 QStringLiteral(TILESCOPE_RESOURCES_DIR "/") + name};
     for (const QString& candidate : candidates)
         if (QFileInfo(candidate).isDir()) return QDir::cleanPath(candidate);
     return candidates.front();
 }
+
+QString MainWindow::samplesFolder() { return bundledFolder(QStringLiteral("samples")); }
+
+QString MainWindow::modelsFolder() { return bundledFolder(QStringLiteral("models")); }
 
 void MainWindow::showMessage(const QString& title, const QString& text) {
     if (m_messageSink) m_messageSink(title, text);

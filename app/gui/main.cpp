@@ -33,10 +33,15 @@ int fail(const QString& message) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    // Offscreen before QApplication exists, so a screenshot needs no display.
-    for (int i = 1; i < argc; ++i)
-        if ((qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--export-report") == 0) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Offscreen before QApplication exists, so what opens no window (a screenshot, a report,
+    // --help, --versions) works over ssh or in a container with no display.
+    for (int i = 1; i < argc; ++i) {
+        const bool windowless = qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--export-report") == 0 ||
+                                qstrcmp(argv[i], "--versions") == 0 || qstrcmp(argv[i], "--version") == 0 ||
+                                qstrcmp(argv[i], "-v") == 0 || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 ||
+                                qstrcmp(argv[i], "--help-all") == 0;
+        if (windowless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tilescope"));
@@ -82,6 +87,9 @@ int main(int argc, char* argv[]) {
 
     if (parser.isSet(versions)) {
         std::printf("%s\n", qPrintable(tilescope::AboutDialog::versionText()));
+        // Where the bundled data is read from: an installed package's share/tilescope, or the sources.
+        std::printf("Example traces: %s\nModel configs: %s\n", qPrintable(tilescope::MainWindow::samplesFolder()),
+                    qPrintable(tilescope::MainWindow::modelsFolder()));
         return 0;
     }
     const bool scripted = parser.isSet(screenshot);

@@ -69,6 +69,14 @@ if [ "$gui" = 1 ]; then
   QT_QPA_PLATFORM=offscreen env -u LD_LIBRARY_PATH "$root/usr/bin/tilescope" --screenshot "$scratch/shot.png" \
     >"$scratch/gui.log" 2>&1 || { cat "$scratch/gui.log" >&2; fail "installed tilescope --screenshot failed"; }
   [ -s "$scratch/shot.png" ] || fail "installed tilescope wrote no screenshot"
+  # The installed app must read its examples and models from the package, not the source tree.
+  # No display and no QT_QPA_PLATFORM: --versions opens no window, so it must not need one.
+  env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM -u LD_LIBRARY_PATH "$root/usr/bin/tilescope" --versions >"$scratch/versions.txt" 2>&1 \
+    || { cat "$scratch/versions.txt" >&2; fail "installed tilescope --versions failed"; }
+  grep -qx "Example traces: $root/usr/share/tilescope/samples" "$scratch/versions.txt" \
+    || { cat "$scratch/versions.txt" >&2; fail "installed tilescope does not read the installed samples"; }
+  grep -qx "Model configs: $root/usr/share/tilescope/models" "$scratch/versions.txt" \
+    || { cat "$scratch/versions.txt" >&2; fail "installed tilescope does not read the installed model configs"; }
   if command -v desktop-file-validate >/dev/null; then
     desktop-file-validate "$root/usr/share/applications/tilescope.desktop" || fail "desktop entry invalid"
   fi

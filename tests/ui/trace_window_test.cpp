@@ -168,6 +168,7 @@ void TraceWindowTest::selectingARunMovesTheShape() {
 
 void TraceWindowTest::samplesFolderIsFound() {
     QVERIFY(QFileInfo(MainWindow::samplesFolder() + QStringLiteral("/hta_alexnet_a100.json.gz")).isFile());
+    QVERIFY(QFileInfo(MainWindow::modelsFolder() + QStringLiteral("/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json")).isFile());
 }
 
 void TraceWindowTest::gpuActionsDisabledWithoutAGpu() {
