@@ -26,8 +26,7 @@ namespace tilescope {
 
 namespace {
 
-constexpr std::size_t kReadChunk = std::size_t{8} << 20;
-constexpr std::size_t kInitialBuffer = std::size_t{16} << 20;
+constexpr std::size_t kMinReadChunk = 4096;
 constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;  // simdjson reads up to this far past a value
 constexpr int kMaxNesting = 256;                     // Kineto events nest 4 deep
 constexpr std::uint64_t kProgressStep = std::uint64_t{16} << 20;
@@ -243,11 +242,12 @@ bool KinetoParser::refill(std::size_t keepFrom, std::size_t& a, std::size_t& b) 
         m_end = kept;
     }
     std::size_t capacity = m_buffer.size() - kPadding;
-    if (capacity - m_end < kReadChunk) {
+    const std::size_t readChunk = std::max(kMinReadChunk, m_options.readChunkBytes);
+    if (capacity - m_end < readChunk) {
         if (kept > m_options.maxEventBytes)
             return fail(m_base, "a single value is larger than " + std::to_string(m_options.maxEventBytes >> 20) +
                                     " MB (the limit for one trace event)");
-        capacity = std::max(capacity * 2, m_end + kReadChunk);
+        capacity = std::max(capacity * 2, m_end + readChunk);
         m_buffer.resize(capacity + kPadding, '\0');
     }
     auto got = m_input.read(m_buffer.data() + m_end, capacity - m_end);
@@ -374,7 +374,7 @@ bool KinetoParser::scanValue(std::size_t& start, std::size_t& end, bool keep) {
 }
 
 bool KinetoParser::parseTopLevel() {
-    m_buffer.assign(kInitialBuffer + kPadding, '\0');
+    m_buffer.assign(2 * std::max(kMinReadChunk, m_options.readChunkBytes) + kPadding, '\0');
     std::size_t p = 0;
     auto truncated = [&](const char* expected) {
         if (m_error) return false;

@@ -27,6 +27,10 @@ struct KinetoImportOptions {
     // For traces without deviceProperties: check every kernel against this device (said so in notes).
     std::optional<DeviceSpec> assumedDevice;
     std::size_t maxEventBytes = std::size_t{64} << 20;  // one event (or top-level value) larger is an error
+    // Bytes read from the file at a time; the buffer starts at twice this and grows for a larger
+    // event. The default suits files of hundreds of MB; the fuzz harness uses a few KB, so that
+    // events straddle reads and a run costs no 16 MB allocation (at least 4,096).
+    std::size_t readChunkBytes = std::size_t{8} << 20;
 };
 
 struct KinetoDevice {

@@ -15,7 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (file == nullptr) return 0;
     if (size > 0) (void)std::fwrite(data, 1, size, file);
     std::fclose(file);
-    auto imported = tilescope::importKinetoFile(path);
+    tilescope::KinetoImportOptions options;
+    options.readChunkBytes = 4096;  // events straddle reads; no 16 MB buffer per run
+    auto imported = tilescope::importKinetoFile(path, options);
     if (imported) (void)imported->toTrace();
     return 0;
 }
