@@ -15,8 +15,9 @@ done
 
 packages=(cmake ninja-build g++ git pkg-config nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
           libsimdjson-dev zlib1g-dev)
-# tests/fuzz/run.sh: clang with libFuzzer and the sanitizer runtimes. dpkg-dev/appstream: the package test.
-packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream)
+# tests/fuzz/run.sh: clang with libFuzzer and the sanitizer runtimes. dpkg-dev, appstream and
+# desktop-file-utils: the package test (it validates the metainfo and the .desktop entry).
+packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream desktop-file-utils)
 if [ "$gui" = 1 ]; then
   packages+=(qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqcustomplot-dev libgl-dev xvfb xauth)
 fi

@@ -77,12 +77,12 @@ if [ "$gui" = 1 ]; then
     || { cat "$scratch/versions.txt" >&2; fail "installed tilescope does not read the installed samples"; }
   grep -qx "Model configs: $root/usr/share/tilescope/models" "$scratch/versions.txt" \
     || { cat "$scratch/versions.txt" >&2; fail "installed tilescope does not read the installed model configs"; }
-  if command -v desktop-file-validate >/dev/null; then
-    desktop-file-validate "$root/usr/share/applications/tilescope.desktop" || fail "desktop entry invalid"
-  fi
-  if command -v appstreamcli >/dev/null; then
-    appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/io.github.tilescope.Tilescope.metainfo.xml" \
-      || fail "AppStream metainfo invalid"
-  fi
+  # Both validators come with installer/setup.sh; a check that skips itself would hide a bad entry.
+  command -v desktop-file-validate >/dev/null || fail "desktop-file-validate missing (installer/setup.sh installs desktop-file-utils)"
+  command -v appstreamcli >/dev/null || fail "appstreamcli missing (installer/setup.sh installs appstream)"
+  desktop-file-validate "$root/usr/share/applications/tilescope.desktop" || fail "desktop entry invalid"
+  appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/io.github.tilescope.Tilescope.metainfo.xml" \
+    >"$scratch/appstream.log" 2>&1 || { cat "$scratch/appstream.log" >&2; fail "AppStream metainfo invalid"; }
+  echo "package test: desktop entry and AppStream metainfo valid; installed app reads $root/usr/share/tilescope"
 fi
 echo "package test: PASS"
