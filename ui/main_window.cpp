@@ -200,6 +200,10 @@ bool MainWindow::saveScreenshot(const QString& fileName, QSize size) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmUnsavedRuns()) {
+        event->ignore();
+        return;
+    }
     if (m_useSettings) saveSettings();
     event->accept();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <functional>
 #include <vector>
 
@@ -60,8 +61,15 @@ public:
     // Where errors go: a warning dialog by default; tests capture them instead of blocking.
     using MessageSink = std::function<void(const QString& title, const QString& text)>;
     void setMessageSink(MessageSink sink) { m_messageSink = std::move(sink); }
+    // Asked before unsaved runs would be lost (the window closes, another trace opens): Save,
+    // Discard or Cancel. A question box by default; tests answer it instead of blocking.
+    using UnsavedRunsQuestion = std::function<QMessageBox::StandardButton(const QString& text)>;
+    void setUnsavedRunsQuestion(UnsavedRunsQuestion question) { m_unsavedRunsQuestion = std::move(question); }
+    // True when nothing unsaved would be lost, or the user saved or chose to discard it.
+    bool confirmUnsavedRuns();
     // Reads a native or a PyTorch profiler trace off the GUI thread (progress, cancel); on an
-    // error the reader's message goes to the sink and the open trace stays.
+    // error the reader's message goes to the sink and the open trace stays. Asks first when the
+    // open trace has unsaved runs.
     void openTrace(const QString& path);
     bool isLoading() const { return m_loading != nullptr; }
     bool saveTraceTo(const QString& path);
@@ -111,6 +119,7 @@ private:
     TimelinePage* m_timeline = nullptr;
     GpuRunController* m_gpu = nullptr;
     MessageSink m_messageSink;
+    UnsavedRunsQuestion m_unsavedRunsQuestion;
     QObject* m_loading = nullptr;  // the running open's watcher
     QProgressDialog* m_loadProgress = nullptr;
     QProgressDialog* m_gpuProgress = nullptr;

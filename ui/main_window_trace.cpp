@@ -139,11 +139,27 @@ void MainWindow::openTraceDialog() {
     if (!path.isEmpty()) openTrace(path);
 }
 
+bool MainWindow::confirmUnsavedRuns() {
+    const int unsaved = m_document->unsavedRuns();
+    if (unsaved == 0) return true;
+    const QString text = tr("%n run(s) in %1 are not saved. GPU measurements cannot be recomputed without that GPU.", "", unsaved)
+                             .arg(m_document->displayName());
+    const QMessageBox::StandardButton answer =
+        m_unsavedRunsQuestion ? m_unsavedRunsQuestion(text)
+                              : QMessageBox::question(this, tr("Unsaved runs"), text,
+                                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Discard) return true;
+    if (answer != QMessageBox::Save) return false;
+    saveTrace();
+    return m_document->unsavedRuns() == 0;  // a cancelled or failed save keeps the window
+}
+
 void MainWindow::openTrace(const QString& path) {
     if (m_loading) {
         showMessage(tr("Open trace"), tr("Another trace is still loading."));
         return;
     }
+    if (!confirmUnsavedRuns()) return;
     auto state = std::make_shared<LoadState>();
     auto* watcher = new QFutureWatcher<Result<Trace>>(this);
     m_loading = watcher;

@@ -28,6 +28,7 @@ void TraceDocument::setTrace(Trace trace, const QString& path, bool native) {
     m_path = native ? path : QString();
     m_origin = path;
     m_modified = !native;
+    m_unsavedRuns = 0;
     emit pathChanged();
     emit traceChanged();
 }
@@ -37,12 +38,14 @@ Result<void> TraceDocument::saveAs(const QString& path) {
     if (!written) return written;
     m_path = path;
     m_modified = false;
+    m_unsavedRuns = 0;
     emit pathChanged();
     return {};
 }
 
 void TraceDocument::addRuns(std::vector<Run> runs, const std::vector<DeviceSpec>& devices) {
     for (const auto& d : devices) m_trace->addDevice(d);
+    m_unsavedRuns += static_cast<int>(runs.size());
     for (auto& r : runs) m_trace->runs.push_back(std::move(r));
     m_modified = true;
     emit traceChanged();

@@ -21,6 +21,9 @@ public:
     bool isEmpty() const { return m_trace->runs.empty() && m_trace->records.empty() && m_trace->sweeps.empty(); }
     QString path() const { return m_path; }  // empty: never saved (or imported)
     bool isModified() const { return m_modified; }
+    // Runs added (GPU measurements, predictions) since the trace was opened or saved: what closing
+    // without saving would lose; an unsaved import can always be imported again.
+    int unsavedRuns() const { return m_unsavedRuns; }
     QString displayName() const;             // file name (an import's: its source file), or "untitled"
 
     // Reads a native trace or a profiler trace. On error the open trace is kept and the reader's
@@ -42,6 +45,7 @@ private:
     QString m_path;
     QString m_origin;  // the file it was read from, native or not
     bool m_modified = false;
+    int m_unsavedRuns = 0;
 };
 
 }  // namespace tilescope

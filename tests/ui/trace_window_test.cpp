@@ -13,6 +13,7 @@
 #include "core/kineto_import.h"
 #include "core/record_flags.h"
 #include "core/timeline_layout.h"
+#include "core/trace_io.h"
 #include "core/worker_output.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/explorer_state.h"
@@ -66,6 +67,7 @@ private slots:
     void fakeWorker_data();
     void fakeWorker();
     void exportsReports();
+    void unsavedRunsAreNotLostSilently();
 };
 
 void TraceWindowTest::opensEveryTrace_data() {
@@ -290,6 +292,67 @@ void TraceWindowTest::exportsReports() {
 
     QVERIFY(!window.exportReportTo(dir.filePath(QStringLiteral("report.docx"))));
     QCOMPARE(captured.texts.size(), 1);
+}
+
+void TraceWindowTest::unsavedRunsAreNotLostSilently() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.tilescope.json"));
+    QVERIFY(QFile::copy(kSource + QStringLiteral("/tests/data/trace_golden.tilescope.json"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    MainWindow window(false);
+    Captured captured;
+    capture(window, captured);
+    QStringList asked;
+    QMessageBox::StandardButton answer = QMessageBox::Cancel;
+    window.setUnsavedRunsQuestion([&](const QString& text) {
+        asked << text;
+        return answer;
+    });
+    window.show();
+    QVERIFY(openAndWait(window, path));
+    QCOMPARE(window.document()->unsavedRuns(), 0);
+    const std::size_t savedRuns = window.document()->trace().runs.size();
+
+    // A run arrives, as the GPU worker's results do.
+    const KernelChoice kernel = resolveKernel(builtinKernels(), "awq_gemv", "gemv").value();
+    const ParameterList& parameters = kernel.family->parameters();
+    const DeviceSpec& h100 = *DeviceDatabase::embedded().find("h100-sxm");
+    auto addRun = [&] {
+        const LaunchPlan plan = kernel.family->plan(kernel.variant, Shape::defaults(parameters), h100, PlanDetail::Full);
+        window.document()->addRuns({Run::predicted(plan, parameters)}, {h100});
+    };
+    addRun();
+    QCOMPARE(window.document()->unsavedRuns(), 1);
+
+    // Cancel: the window stays, and another trace does not replace this one.
+    QVERIFY(!window.close());
+    QVERIFY(window.isVisible());
+    window.openTrace(kSource + QStringLiteral("/resources/samples/hta_alexnet_a100.json.gz"));
+    QVERIFY(!window.isLoading());
+    QCOMPARE(window.document()->path(), path);
+    QCOMPARE(window.document()->trace().runs.size(), savedRuns + 1);
+    QCOMPARE(asked.size(), 2);
+    QVERIFY2(asked.front().contains(QStringLiteral("1 run")), qPrintable(asked.front()));
+
+    // Save: written over the trace's own file, then the window closes.
+    answer = QMessageBox::Save;
+    QVERIFY(window.close());
+    QCOMPARE(window.document()->unsavedRuns(), 0);
+    auto reread = readTraceFile(path.toStdString(), builtinKernels());
+    QVERIFY2(reread.ok(), reread.ok() ? "" : reread.error().c_str());
+    QCOMPARE(reread->runs.size(), savedRuns + 1);
+
+    // Discard: the next trace opens and the new run is gone on purpose.
+    window.show();
+    addRun();
+    answer = QMessageBox::Discard;
+    QVERIFY(openAndWait(window, kSource + QStringLiteral("/resources/samples/hta_alexnet_a100.json.gz")));
+    QVERIFY(window.document()->trace().runs.empty());
+    QCOMPARE(asked.size(), 4);
+    // Nothing unsaved: no question.
+    QVERIFY(window.close());
+    QCOMPARE(asked.size(), 4);
+    QVERIFY2(captured.texts.isEmpty(), qPrintable(captured.texts.join(QStringLiteral("; "))));
 }
 
 QTEST_MAIN(TraceWindowTest)
