@@ -232,6 +232,7 @@ void KinetoParser::reportProgress(bool final) {
 
 bool KinetoParser::refill(std::size_t keepFrom, std::size_t& a, std::size_t& b) {
     if (m_eof) return false;
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) return fail(m_base + m_end, "import cancelled");
     // Move what is still needed to the front, then grow if a single value fills the buffer.
     const std::size_t kept = m_end - keepFrom;
     if (keepFrom > 0) {

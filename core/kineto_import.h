@@ -7,6 +7,7 @@
 // The file is streamed: memory grows with the kernels kept, not with the file.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -31,6 +32,9 @@ struct KinetoImportOptions {
     // event. The default suits files of hundreds of MB; the fuzz harness uses a few KB, so that
     // events straddle reads and a run costs no 16 MB allocation (at least 4,096).
     std::size_t readChunkBytes = std::size_t{8} << 20;
+    // Set from another thread to stop an import between reads (the GUI's Cancel); the import
+    // then fails with "import cancelled". nullptr: not cancellable.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 struct KinetoDevice {

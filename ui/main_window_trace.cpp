@@ -43,6 +43,7 @@ const QString kTraceFilter = QStringLiteral("Traces (*.tilescope.json *.json *.j
 // What the import thread reports: progress in per mille (the bar's range), and its result.
 struct LoadState {
     std::atomic<int> perMille{0};
+    std::atomic<bool> cancelled{false};  // a profiler-trace import stops at its next read
 };
 
 }  // namespace
@@ -169,8 +170,10 @@ void MainWindow::openTrace(const QString& path) {
     auto* poll = new QTimer(watcher);
     connect(poll, &QTimer::timeout, m_loadProgress, [dialog = m_loadProgress, state] { dialog->setValue(state->perMille.load()); });
     poll->start(100);
-    // Cancelling stops waiting: the reader runs to its end off-thread and its result is dropped.
-    connect(m_loadProgress, &QProgressDialog::canceled, watcher, [this, watcher] {
+    // Cancelling stops waiting at once; a profiler-trace import also stops reading at its next
+    // 8 MB read (a native trace is read to its end), and whatever it returns is dropped.
+    connect(m_loadProgress, &QProgressDialog::canceled, watcher, [this, watcher, state] {
+        state->cancelled.store(true);
         watcher->disconnect(this);
         m_loading = nullptr;
         m_loadProgress->deleteLater();
@@ -199,6 +202,7 @@ void MainWindow::openTrace(const QString& path) {
     const std::string file = path.toStdString();
     watcher->setFuture(QtConcurrent::run([file, state]() -> Result<Trace> {
         KinetoImportOptions options;
+        options.cancel = &state->cancelled;
         options.progress = [state](std::uint64_t done, std::uint64_t total) {
             if (total > 0) state->perMille.store(static_cast<int>(done * 1000 / total));
         };

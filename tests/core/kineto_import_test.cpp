@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -107,6 +108,20 @@ TEST(KinetoImport, SmallReadsGiveTheSameResultAsLargeOnes) {
         EXPECT_EQ(a->kernelCount, b->kernelCount) << name;
         EXPECT_EQ(traceToText(a->toTrace()), traceToText(b->toTrace())) << name;
     }
+}
+
+TEST(KinetoImport, ACancelledImportStopsWithAnError) {
+    // The GUI's Cancel sets the flag from the GUI thread while the import runs on a worker; the
+    // import reads it before every read of the file, the first one included.
+    std::atomic<bool> cancel{true};
+    KinetoImportOptions options;
+    options.readChunkBytes = 4096;
+    options.cancel = &cancel;
+    auto imported = importKinetoFile(data("hta_alexnet_a100.json.gz"), options);
+    ASSERT_FALSE(imported.ok());
+    EXPECT_NE(imported.error().find("import cancelled"), std::string::npos) << imported.error();
+    cancel.store(false);
+    EXPECT_TRUE(importKinetoFile(data("hta_alexnet_a100.json.gz"), options).ok());
 }
 
 TEST(KinetoImport, BertOnH100FindsNineKernelsAbove48KB) {
