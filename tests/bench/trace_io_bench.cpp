@@ -65,58 +65,57 @@ std::string scratchPath() {
         .string();
 }
 
-void registerBenchmarks() {
-    // Serialising to the exact saved text (no disk).
-    benchmark::RegisterBenchmark("TraceSave/text", [](benchmark::State& state) {
-        std::size_t bytes = 0;
-        for (auto _ : state) {
-            std::string text = traceToText(benchTrace());
-            bytes = text.size();
-            benchmark::DoNotOptimize(text);
-        }
-        describe(state, bytes);
-    })->Unit(benchmark::kMillisecond);
-    // What File > Save does: text, temporary file, fsync, rename.
-    benchmark::RegisterBenchmark("TraceSave/file", [](benchmark::State& state) {
-        const std::string path = scratchPath();
-        for (auto _ : state) {
-            if (!writeTraceFile(benchTrace(), path)) state.SkipWithError("writeTraceFile failed");
-        }
-        describe(state, std::filesystem::file_size(path));
-        std::filesystem::remove(path);
-    })->Unit(benchmark::kMillisecond);
-    // Parsing and validating the text (no disk).
-    benchmark::RegisterBenchmark("TraceLoad/text", [](benchmark::State& state) {
-        const std::string text = traceToText(benchTrace());
-        for (auto _ : state) {
-            auto trace = readTraceText(text, "bench", builtinKernels());
-            if (!trace) state.SkipWithError("readTraceText failed");
-            benchmark::DoNotOptimize(trace);
-        }
-        describe(state, text.size());
-    })->Unit(benchmark::kMillisecond);
-    // What File > Open does for a native trace (the file is in the page cache after the first read).
-    benchmark::RegisterBenchmark("TraceLoad/file", [](benchmark::State& state) {
-        const std::string path = scratchPath();
-        if (!writeTraceFile(benchTrace(), path)) state.SkipWithError("writeTraceFile failed");
-        for (auto _ : state) {
-            auto trace = readTraceFile(path, builtinKernels());
-            if (!trace) state.SkipWithError("readTraceFile failed");
-            benchmark::DoNotOptimize(trace);
-        }
-        describe(state, std::filesystem::file_size(path));
-        std::filesystem::remove(path);
-    })->Unit(benchmark::kMillisecond);
+// Serialising to the exact saved text (no disk).
+void saveText(benchmark::State& state) {
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        std::string text = traceToText(benchTrace());
+        bytes = text.size();
+        benchmark::DoNotOptimize(text);
+    }
+    describe(state, bytes);
 }
+
+// What File > Save does: text, temporary file, fsync, rename.
+void saveFile(benchmark::State& state) {
+    const std::string path = scratchPath();
+    for (auto _ : state) {
+        if (!writeTraceFile(benchTrace(), path)) state.SkipWithError("writeTraceFile failed");
+    }
+    describe(state, std::filesystem::file_size(path));
+    std::filesystem::remove(path);
+}
+
+// Parsing and validating the text (no disk).
+void loadText(benchmark::State& state) {
+    const std::string text = traceToText(benchTrace());
+    for (auto _ : state) {
+        auto trace = readTraceText(text, "bench", builtinKernels());
+        if (!trace) state.SkipWithError("readTraceText failed");
+        benchmark::DoNotOptimize(trace);
+    }
+    describe(state, text.size());
+}
+
+// What File > Open does for a native trace (the file is in the page cache after the first read).
+void loadFile(benchmark::State& state) {
+    const std::string path = scratchPath();
+    if (!writeTraceFile(benchTrace(), path)) state.SkipWithError("writeTraceFile failed");
+    for (auto _ : state) {
+        auto trace = readTraceFile(path, builtinKernels());
+        if (!trace) state.SkipWithError("readTraceFile failed");
+        benchmark::DoNotOptimize(trace);
+    }
+    describe(state, std::filesystem::file_size(path));
+    std::filesystem::remove(path);
+}
+
+BENCHMARK(saveText)->Name("TraceSave/text")->Unit(benchmark::kMillisecond);
+BENCHMARK(saveFile)->Name("TraceSave/file")->Unit(benchmark::kMillisecond);
+BENCHMARK(loadText)->Name("TraceLoad/text")->Unit(benchmark::kMillisecond);
+BENCHMARK(loadFile)->Name("TraceLoad/file")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace tilescope
 
-int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    tilescope::registerBenchmarks();
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+BENCHMARK_MAIN();
