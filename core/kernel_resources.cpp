@@ -14,8 +14,8 @@ std::uint64_t nextTableId() {
 
 // A sweep asks for the same one to four symbols on one device for every cell; hashing the
 // (long, mangled-length) symbol each time cost more than the rest of the lookup. The memo keeps
-// a thread's last few answers; `symbol` views the table's own copy of the name and is only read
-// after the table id matched, so it never outlives its table's storage.
+// a thread's last few answers; `symbol` views the name in the table's entries and is only read
+// after the table id matched, that is while a table over those entries is alive.
 struct LookupMemo {
     std::uint64_t tableId = 0;
     int smVersion = 0;

@@ -107,8 +107,8 @@ std::uint64_t hashKey(const OccupancyKey& k) {
 
 // A sweep asks the same few launch configurations for most of its cells (a tile search's
 // shared memory changes in steps along an axis, so a map holds hundreds of distinct ones): a
-// per-thread, direct-mapped cache of answers, found by a hash of every input the calculator
-// reads and confirmed by comparing them all, saves the calculator's work. Waves depend on the
+// per-thread, direct-mapped cache of answers, found by a hash of the inputs that vary between
+// launches and confirmed by comparing every input the calculator reads, saves its work. Waves depend on the
 // grid and are recomputed every time.
 bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occupancy& out) {
     constexpr std::size_t kEntries = 64;
