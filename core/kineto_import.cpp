@@ -660,17 +660,7 @@ bool KinetoParser::parseKernel(json::object& object, std::size_t begin) {
     add(r.sharedMemory.value_or(-1));
     add(r.kinetoOccupancyPct ? static_cast<std::int64_t>(std::llround(*r.kinetoOccupancyPct * 1000.0)) : -1);
     auto [it, inserted] = m_configIndex.try_emplace(m_key, m_configs.size());
-    if (inserted) {
-        LaunchConfigFinding f;
-        f.name = r.name;
-        f.device = r.device;
-        f.grid = r.grid;
-        f.block = r.block;
-        f.registers = r.registersPerThread;
-        f.sharedMemory = r.sharedMemory;
-        f.kinetoOccupancyPct = r.kinetoOccupancyPct;
-        m_configs.push_back(std::move(f));
-    }
+    if (inserted) m_configs.push_back(launchConfigOf(r, r.sharedMemory));
     ++m_configs[it->second].count;
 
     if (m_options.keepRecords)
@@ -854,6 +844,18 @@ Result<Trace> openTraceFile(const std::string& path, const KernelRegistry& regis
     auto imported = importKinetoFile(path, options);
     if (!imported) return makeError(imported.error());
     return imported->toTrace();
+}
+
+LaunchConfigFinding launchConfigOf(const KernelRecord& record, std::optional<std::int64_t> sharedMemory) {
+    LaunchConfigFinding finding;
+    finding.name = record.name;
+    finding.device = record.device;
+    finding.grid = record.grid;
+    finding.block = record.block;
+    finding.registers = record.registersPerThread;
+    finding.sharedMemory = sharedMemory;
+    finding.kinetoOccupancyPct = record.kinetoOccupancyPct;
+    return finding;
 }
 
 }  // namespace tilescope

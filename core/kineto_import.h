@@ -62,6 +62,10 @@ struct LaunchConfigFinding {
     std::int64_t count = 0;
 };
 
+// A configuration's finding as its first record gives it (count 0, nothing checked yet), with
+// the shared memory the caller settled on (Kineto's total, or static + dynamic).
+LaunchConfigFinding launchConfigOf(const KernelRecord& record, std::optional<std::int64_t> sharedMemory);
+
 struct KinetoImport {
     std::string path;
     std::uint64_t bytes = 0;  // of JSON read (after decompression)

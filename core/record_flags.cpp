@@ -34,17 +34,7 @@ std::vector<RecordFlags> flagRecords(const Trace& trace, const std::vector<Kerne
         const Key key{r.device, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.registersPerThread.value_or(-1),
                       smem.value_or(-1), r.kinetoOccupancyPct.value_or(-1.0)};
         auto [it, inserted] = index.try_emplace(key, configs.size());
-        if (inserted) {
-            LaunchConfigFinding c;
-            c.name = r.name;
-            c.device = r.device;
-            c.grid = r.grid;
-            c.block = r.block;
-            c.registers = r.registersPerThread;
-            c.sharedMemory = smem;
-            c.kinetoOccupancyPct = r.kinetoOccupancyPct;
-            configs.push_back(c);
-        }
+        if (inserted) configs.push_back(launchConfigOf(r, smem));
         configs[it->second].count += 1;
         configOf.push_back(it->second);
     }
