@@ -76,6 +76,8 @@ struct LaunchPlan {
     std::vector<TileCandidate> candidates;  // Full detail only
     std::optional<std::int64_t> bucketCell;  // gemm_bucket: the M cell
     double paddingWaste = 0.0;               // fraction of computed rows/cols that are padding
+    std::int64_t workTiles = 0;              // output tiles the blocks share out; 0 when not tracked
+    bool operandsSwapped = false;            // the weights fill the MMA's M side (gemm_bucket cells <= 64)
     int splitK = 1;
 
     double bytesMoved = 0.0;  // global memory traffic (roofline)

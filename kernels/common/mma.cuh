@@ -122,4 +122,49 @@ __device__ __forceinline__ void copy16Async(void* shared, const void* global) {
     __pipeline_memcpy_async(shared, global, 16);
 }
 
+// Shared-memory address of a generic pointer (the operand ldmatrix and cp.async take).
+__device__ __forceinline__ std::uint32_t sharedAddress(const void* pointer) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// ldmatrix x4 at a shared-state-space address (sm_75+), for callers that precompute addresses:
+// lanes 8i..8i+7 give matrix i's row addresses; r[i] holds its (row lane / 4, elements 2 * (lane % 4)
+// and + 1): an mma.m16n8k16 A fragment (rows 0-7 | 8-15 at k 0-7, then k 8-15) or two B fragments.
+__device__ __forceinline__ void ldmatrixX4Shared(std::uint32_t (&r)[4], std::uint32_t address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#else
+    (void)r;
+    (void)address;
+    __trap();
+#endif
+}
+
+// 16-byte cp.async through L2 only (.cg), sm_80+: with `valid` false nothing is read and the 16
+// shared bytes are zero-filled (src-size 0), so padding rows need no second path.
+__device__ __forceinline__ void copy16AsyncOrZero(std::uint32_t sharedAddr, const void* global, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddr), "l"(global), "r"(valid ? 16 : 0) : "memory");
+#else
+    (void)sharedAddr;
+    (void)global;
+    (void)valid;
+    __trap();
+#endif
+}
+__device__ __forceinline__ void cpAsyncCommit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+// Waits until at most `Pending` of this thread's committed groups are still in flight.
+template <int Pending>
+__device__ __forceinline__ void cpAsyncWait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
 }  // namespace tilescope::device

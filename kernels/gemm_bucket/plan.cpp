@@ -5,6 +5,7 @@
 #include "core/device_spec.h"
 #include "core/launch_checks.h"
 #include "kernels/builtin_kernels.h"
+#include "kernels/gemm_bucket/bucket_index.h"
 #include "kernels/plan_support.h"
 
 namespace tilescope {
@@ -12,39 +13,55 @@ namespace tilescope {
 namespace {
 
 // sglang python/sglang/kernels/ops/kimi_k3/gemm_ar.py and jit/csrc/kimi_k3/comm/gemm_ar.cuh
-constexpr std::int64_t kMaxTokens = 512;
-constexpr std::int64_t kKMultiple = 128;
-constexpr std::int64_t kNMultiple = 256;
-constexpr std::int64_t kSmallCellGrid = 152;
-constexpr std::int64_t kSmallCellThreads = 224;
-constexpr std::int64_t kSmallCellSmem = 98400;
-constexpr std::int64_t kLargeCellThreads = 256;
-constexpr std::int64_t kMaxStages = 12;
-constexpr std::int64_t kStageBudget = 225280;   // bytes the stage count is sized against
-constexpr std::int64_t kStageFixedBytes = 16384;  // per stage: the activation tile
-constexpr std::int64_t kStageBytesPerN = 128;     // per stage and output column: the weight tile
-constexpr std::int64_t kElementBytes = 2;         // bf16
+// (read at sgl-project/sglang 2284c25b95f5b335b43c5790672675cfae5da849).
+constexpr std::int64_t kMaxTokens = 512;           // kMMax
+constexpr std::int64_t kKMultiple = 128;           // GemmArKernel: K % 128 == 0
+constexpr std::int64_t kNMultiple = 256;           // static_assert kN % 256 == 0
+constexpr std::int64_t kSmallCellSmem = 98400;     // Launcher<16>: S=6 * CH=2 * (48 + 16) * 128 B + 2*S mbarriers
+constexpr std::int64_t kElementBytes = 2;          // bf16
 
-constexpr GemmBucketFamily::Cell largeCell(std::int64_t rows, std::int64_t blockN, std::string_view name,
-                                           std::string_view symbol) {
-    const std::int64_t perStage = kStageFixedBytes + blockN * kStageBytesPerN;
-    const std::int64_t stages = std::min(kMaxStages, kStageBudget / perStage);
-    return {rows, 0, kLargeCellThreads, blockN, stages, stages * perStage, name, symbol};
+GemmBucketFamily::Cell smallCell(std::int64_t rows, std::string_view name) {
+    return {rows, true, false, bucket::kSmallThreads, 0, bucket::kSmallStages, bucket::kSmallChunks,
+            bucket::kSmallStripRows, bucket::kSmallRows, kSmallCellSmem, name, "gemm_bucket_small"};
+}
+
+GemmBucketFamily::Cell largeCell(std::int64_t rows, std::string_view name, std::string_view symbol) {
+    const int cell = static_cast<int>(rows);
+    const std::int64_t blockN = bucket::blockN(cell);
+    const bool swap = bucket::swapsOperands(cell);
+    const std::int64_t perStage = bucket::stageBytes(bucket::kTileRows, blockN);  // 16,384 + BN * 128
+    const std::int64_t stages = bucket::largeStages(static_cast<int>(blockN));
+    return {rows, false, swap, bucket::kLargeWarps * 32, blockN, stages, 1,
+            swap ? bucket::kTileRows : blockN, swap ? blockN : bucket::kTileRows, stages * perStage, name, symbol};
+}
+
+std::string stageText(const GemmBucketFamily::Cell& c) {
+    const std::string rows = str(c.stageWeightRows) + " weight rows + " + str(c.stageActivationRows) + " activation rows";
+    return "a stage holds " + (c.stageChunks > 1 ? str(c.stageChunks) + " x (" + rows + ")" : rows) + " x 64 k, " +
+           str(c.stages) + " stages";
 }
 
 }  // namespace
 
 const std::vector<GemmBucketFamily::Cell>& GemmBucketFamily::cells() {
     static const std::vector<Cell> list{
-        {8, kSmallCellGrid, kSmallCellThreads, 0, 0, kSmallCellSmem, "cell 8", "gemm_bucket_small"},
-        {16, kSmallCellGrid, kSmallCellThreads, 0, 0, kSmallCellSmem, "cell 16", "gemm_bucket_small"},
-        largeCell(32, 16, "cell 32", "gemm_bucket_bn16"),
-        largeCell(64, 32, "cell 64", "gemm_bucket_bn32"),
-        largeCell(128, 64, "cell 128", "gemm_bucket_bn64"),
-        largeCell(256, 128, "cell 256", "gemm_bucket_bn128"),
-        largeCell(512, 256, "cell 512", "gemm_bucket_bn256"),
+        smallCell(8, "cell 8"),
+        smallCell(16, "cell 16"),
+        largeCell(32, "cell 32", "gemm_bucket_bn16"),
+        largeCell(64, "cell 64", "gemm_bucket_bn32"),
+        largeCell(128, "cell 128", "gemm_bucket_bn64"),
+        largeCell(256, "cell 256", "gemm_bucket_bn128"),
+        largeCell(512, "cell 512", "gemm_bucket_bn256"),
     };
     return list;
+}
+
+std::int64_t GemmBucketFamily::workTiles(const Cell& cell, std::int64_t n) {
+    return cell.small ? n / bucket::kColumnTile : bucket::tileCount(n, static_cast<int>(cell.rows));
+}
+
+std::int64_t GemmBucketFamily::gridBlocks(const Cell& cell, std::int64_t n) {
+    return cell.small ? bucket::kGridCap : bucket::gridFor(workTiles(cell, n));
 }
 
 const std::vector<VariantInfo>& GemmBucketFamily::variants() const {
@@ -109,10 +126,26 @@ LaunchPlan GemmBucketFamily::plan(int variant, const Shape& shape, const DeviceS
     plan.bucketCell = cell.rows;
     plan.paddingWaste = static_cast<double>(cell.rows - m) / static_cast<double>(cell.rows);
     plan.kernelSymbol = cell.symbol;
-    const std::int64_t tiles = cell.blockN > 0 ? ceilDiv(n, cell.blockN) : 0;
-    plan.grid = {cell.gridBlocks > 0 ? cell.gridBlocks : std::min<std::int64_t>(tiles, device.smCount), 1, 1};
+    plan.workTiles = workTiles(cell, n);
+    plan.operandsSwapped = cell.swap;
+    plan.grid = {gridBlocks(cell, n), 1, 1};
     plan.gridParameter = {N, -1, -1};
     plan.block = {cell.threads, 1, 1};
+    if (full) {
+        const std::string ctas = str(plan.grid.x) + " CTAs (" + str(device.smCount) + " SMs)";
+        if (cell.small) {
+            const bucket::ColumnStrip widest = bucket::columnStrip(0, bucket::kGridCap, static_cast<int>(plan.workTiles));
+            const bucket::ColumnStrip narrowest = bucket::columnStrip(bucket::kGridCap - 1, bucket::kGridCap, static_cast<int>(plan.workTiles));
+            plan.note = "N/8 = " + str(plan.workTiles) + " column tiles spread over " + ctas + ", " + str(narrowest.count) +
+                        (widest.count != narrowest.count ? " or " + str(widest.count) : std::string()) +
+                        " per CTA; " + stageText(cell);
+        } else {
+            plan.note = (cell.swap ? "operands swapped: " : std::string()) + str(plan.workTiles) + " tiles of " +
+                        (cell.swap ? "128 weight rows x " + str(cell.blockN) + " tokens"
+                                   : "128 tokens x " + str(cell.blockN) + " weight rows") +
+                        " on " + ctas + "; " + stageText(cell);
+        }
+    }
     plan.dynamicSmem = cell.smemBytes;
     plan.optsIntoLargeSmem = cell.smemBytes > device.smemPerBlock;
     plan.smemParameter = M;
