@@ -487,7 +487,9 @@ ordered_json gpuOutcomeToJson(const GpuOutcome& g) {
         j["timing"] = {{"repeats", g.timing->repeats},
                        {"min_us", numberToJson(g.timing->minUs)},
                        {"median_us", numberToJson(g.timing->medianUs)},
-                       {"mean_us", numberToJson(g.timing->meanUs)}};
+                       {"mean_us", numberToJson(g.timing->meanUs)},
+                       {"source", g.timing->source},
+                       {"l2_flushed", g.timing->l2Flushed}};
     else
         j["timing"] = nullptr;
     return j;
@@ -529,6 +531,9 @@ Result<GpuOutcome> gpuOutcomeFromJson(const ordered_json& j, const std::string& 
         t.minUs = r.number("min_us", 0.0, inf);
         t.medianUs = r.number("median_us", 0.0, inf);
         t.meanUs = r.number("mean_us", 0.0, inf);
+        // Traces written before CUPTI timing have neither field: their times came from events.
+        if (timing->contains("source")) t.source = r.text("source");
+        if (timing->contains("l2_flushed")) t.l2Flushed = r.boolean("l2_flushed");
         g.timing = t;
     }
     return finish(std::move(g), error);

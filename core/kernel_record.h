@@ -49,11 +49,16 @@ struct ReferenceCheck {
     bool passed = false;
 };
 
+// Time of the timed repeats (the checked launch excluded). CUPTI kernel records measure the
+// kernel alone; CUDA events around a launch add its overhead (~9 us on an H200 for a 36 us
+// kernel), so events are only the fallback when CUPTI delivered no record.
 struct Timing {
     int repeats = 0;
     double minUs = 0.0;
     double medianUs = 0.0;
     double meanUs = 0.0;
+    std::string source = "events";  // "cupti" | "events"
+    bool l2Flushed = false;         // L2 evicted before every repeat (weights cold, as in a real model)
 };
 
 // What a real GPU run produced. Absent from predicted runs, which are never mixed up with it.

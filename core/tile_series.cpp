@@ -1,12 +1,31 @@
 #include "core/tile_series.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace tilescope {
+
+namespace {
+
+TileFigures tileFigures(std::string_view name, const TilePoint& point, int smCount) {
+    TileFigures f{point.workTiles, point.operandsSwapped, point.ctas, std::string(name) + ": "};
+    if (point.workTiles > 0) f.text += std::to_string(point.workTiles) + " tiles, ";
+    if (point.operandsSwapped) f.text += "operands swapped, ";
+    f.text += std::to_string(point.ctas) + " CTAs on " + std::to_string(smCount) + " SMs";
+    if (smCount > 0) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, " (%.2f per SM)", static_cast<double>(point.ctas) / smCount);
+        f.text += ratio;
+    }
+    return f;
+}
+
+}  // namespace
 
 TileSeries tileSeries(const KernelChoice& kernel, const DeviceSpec& device, const Shape& base, const SweepAxis& axis) {
     TileSeries series;
     series.axis = axis;
+    series.smCount = device.smCount;
     for (const std::int64_t value : axis.values) {
         Shape shape = base;
         shape[axis.parameter] = value;
@@ -17,10 +36,16 @@ TileSeries tileSeries(const KernelChoice& kernel, const DeviceSpec& device, cons
         point.bucketCell = plan.bucketCell;
         point.paddingWaste = plan.paddingWaste;
         point.totalSmem = plan.totalSmem();
+        point.workTiles = plan.workTiles;
+        point.operandsSwapped = plan.operandsSwapped;
+        point.ctas = plan.grid.volume();
         if (!plan.tile.empty()) {
             const auto found = std::find(series.tileNames.begin(), series.tileNames.end(), plan.tile);
             point.tileId = static_cast<int>(found - series.tileNames.begin());
-            if (found == series.tileNames.end()) series.tileNames.emplace_back(plan.tile);
+            if (found == series.tileNames.end()) {
+                series.tileNames.emplace_back(plan.tile);
+                series.figures.push_back(tileFigures(plan.tile, point, device.smCount));
+            }
         }
         series.points.push_back(point);
     }

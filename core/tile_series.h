@@ -19,12 +19,25 @@ struct TilePoint {
     std::optional<std::int64_t> bucketCell;
     double paddingWaste = 0.0;  // fraction, 0..1
     std::int64_t totalSmem = 0;
+    std::int64_t workTiles = 0;  // output tiles the CTAs share out (0: the planner does not say)
+    bool operandsSwapped = false;
+    std::int64_t ctas = 0;       // grid blocks
+};
+
+// One tile or bucket as first met along the axis: its tiles, swap and CTAs against the SM count.
+struct TileFigures {
+    std::int64_t workTiles = 0;
+    bool operandsSwapped = false;
+    std::int64_t ctas = 0;
+    std::string text;  // "cell 32: 112 tiles, operands swapped, 112 CTAs on 132 SMs (0.85 per SM)"
 };
 
 struct TileSeries {
     SweepAxis axis;
     std::vector<std::string> tileNames;  // in order of first appearance along the axis
     std::vector<TilePoint> points;       // one per axis value
+    std::vector<TileFigures> figures;    // one per tile name
+    std::int64_t smCount = 0;            // the device's, for CTAs per SM
 };
 
 TileSeries tileSeries(const KernelChoice& kernel, const DeviceSpec& device, const Shape& base, const SweepAxis& axis);

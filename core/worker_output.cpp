@@ -74,7 +74,8 @@ Result<Run> runFromWorkerJson(const ordered_json& j, const KernelRegistry& regis
                                        j["check"].value("passed", false)};
         if (j.contains("timing_us") && j["timing_us"].is_object()) {
             const auto& t = j["timing_us"];
-            gpu.timing = Timing{t.value("repeats", 0), t.value("min", 0.0), t.value("median", 0.0), t.value("mean", 0.0)};
+            gpu.timing = Timing{t.value("repeats", 0), t.value("min", 0.0), t.value("median", 0.0), t.value("mean", 0.0),
+                                t.value("source", std::string("events")), t.value("l2_flushed", false)};
         }
         Run run = Run::measured(*plan, parameters, std::move(gpu));
         run.strings = strings;

@@ -14,7 +14,7 @@ for arg in "$@"; do
 done
 
 packages=(cmake ninja-build g++ git pkg-config nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
-          libsimdjson-dev zlib1g-dev)
+          libsimdjson-dev zlib1g-dev patchelf)
 # tests/fuzz/run.sh: clang with libFuzzer and the sanitizer runtimes. dpkg-dev, appstream and
 # desktop-file-utils: the package test (it validates the metainfo and the .desktop entry).
 packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream desktop-file-utils)

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStringList>
 #include <QVBoxLayout>
 #include <climits>
 
@@ -29,7 +30,7 @@ int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t
 
 TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
     : QWidget(parent), m_state(state), m_plot(new PlotWidget), m_parameter(new QComboBox), m_from(new QSpinBox),
-      m_to(new QSpinBox), m_summary(new QLabel) {
+      m_to(new QSpinBox), m_summary(new QLabel), m_figures(new QLabel) {
     setObjectName(QStringLiteral("tilesPage"));
     m_plot->setObjectName(QStringLiteral("tiles"));
     m_plot->yAxis->setLabel(tr("Tile / bucket chosen"));
@@ -47,6 +48,9 @@ TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     }
     m_summary->setWordWrap(true);
+    m_figures->setObjectName(QStringLiteral("tileFigures"));
+    m_figures->setWordWrap(true);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Along")));
     controls->addWidget(m_parameter);
@@ -58,6 +62,7 @@ TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(m_plot, 1);
+    layout->addWidget(m_figures);
     layout->addWidget(m_summary);
     connect(m_parameter, &QComboBox::currentIndexChanged, this, &TilesPage::setParameter);
     connect(m_from, &QSpinBox::valueChanged, this, &TilesPage::refresh);
@@ -169,6 +174,11 @@ void TilesPage::refresh() {
     label->position->setCoords(now, 0.02);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+
+    QStringList figures;
+    for (const TileFigures& f : m_series.figures) figures << QString::fromStdString(f.text);
+    m_figures->setText(figures.join(QLatin1Char('\n')));
+    m_figures->setVisible(!figures.isEmpty());
 
     m_summary->setText(tr("%1 values of %2 from %3 to %4 on %5: %6 distinct tiles or buckets, %7 failing values (the "
                           "banner and the Boundaries page say why).")

@@ -23,6 +23,7 @@ public:
     void setParameter(int parameter);
     const TileSeries& series() const { return m_series; }
     PlotWidget* plot() const { return m_plot; }
+    QLabel* figuresLabel() const { return m_figures; }
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -42,6 +43,7 @@ private:
     QSpinBox* m_from;
     QSpinBox* m_to;
     QLabel* m_summary;
+    QLabel* m_figures;  // per tile / cell: tiles, swap, CTAs against the SM count (TileSeries::figures)
     TileSeries m_series;
 };
 

@@ -26,7 +26,7 @@ void addSweepCommand(CLI::App& app, int& exitCode);
 void addRunCommand(CLI::App& app, int& exitCode);
 // `sweep --run`: every cell on the local GPU, one JSON line per finished cell (commands_run.cpp).
 int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
-                  int repeat, bool check);
+                  int repeat, bool check, bool flushL2);
 void addDiagnoseCommand(CLI::App& app, int& exitCode);
 void addCheckModelCommand(CLI::App& app, int& exitCode);
 void addTraceCommand(CLI::App& app, int& exitCode);

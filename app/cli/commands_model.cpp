@@ -259,6 +259,7 @@ struct SweepCommandOptions {
     int threads = 1;
     bool run = false;  // --run: every cell on the local GPU (commands_run.cpp)
     int repeat = 5;
+    bool flushL2 = false;  // --flush-l2 with --run
 };
 
 int runSweep(const SweepCommandOptions& o) {
@@ -270,7 +271,7 @@ int runSweep(const SweepCommandOptions& o) {
         y = orUsageError(parseSweepAxis(o.y, parameters));
         if (y->parameter == x.parameter) throw UsageError{"--x and --y sweep the same parameter"};
     }
-    if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true);
+    if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true, o.flushL2);
     BoundaryMap map(r.kernel, r.device, r.shape, std::move(x), std::move(y));
     SweepOptions sweepOptions;
     sweepOptions.threads = o.threads;
@@ -346,6 +347,7 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     command->add_option("-j,--threads", o->threads, "worker threads (0: all cores)")->check(CLI::Range(0, 1024));
     command->add_flag("--run", o->run, "run every cell on the local GPU (plans on the live device); one JSON line per finished cell");
     command->add_option("--repeat", o->repeat, "with --run: timed repeats per cell")->check(CLI::Range(0, 100000));
+    command->add_flag("--flush-l2", o->flushL2, "with --run: evict L2 before every timed repeat (cold weights, as in a model)");
     command->add_option("--trace", o->trace, "also save the map in a trace file (X.tilescope.json) that reopens as it was");
     command->callback([=, &exitCode] { exitCode = runSweep(*o); });
 }

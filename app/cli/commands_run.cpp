@@ -1,6 +1,7 @@
 // GPU subcommands: `run` (one shape on the live GPU, traced with CUPTI) and the cells of
 // `sweep --run`. Exit 0 ok, 1 the kernel failed (CUDA error, planner refusal, wrong output),
 // 2 usage, 3 no GPU. A sticky CUDA error or a hung kernel ends the process with a message.
+#include <climits>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "core/fix_finder.h"
 #include "core/json_io.h"
+#include "core/launch_checks.h"
 #include "core/sweep.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/runtime/device_query.h"
@@ -26,6 +28,8 @@ struct RunCommandOptions {
     int repeat = 20;
     bool check = true;
     bool json = false;
+    bool flushL2 = false;
+    bool cupti = true;  // off under ncu / compute-sanitizer, which instrument the process themselves
 };
 
 template <typename T>
@@ -66,11 +70,22 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
     ordered_json j{{"kernel", kernel.family->name()}, {"variant", kernel.variantName()}, {"device", device.name},
                    {"shape", shapeToJson(r.plan.shape, kernel.family->parameters())}};
     j["plan"] = planToJson(r.plan, kernel.family->parameters());
+    // What Nsight Compute's launch statistics show per resource, for the GPU check's comparison.
+    if (r.plan.occupancy) {
+        const Occupancy& o = *r.plan.occupancy;
+        auto limit = [](int blocks) { return blocks == INT_MAX ? ordered_json(nullptr) : ordered_json(blocks); };
+        j["occupancy_limits"] = {{"warps", limit(o.blockLimitWarps)},
+                                 {"registers", limit(o.blockLimitRegisters)},
+                                 {"shared_memory", limit(o.blockLimitSharedMemory)},
+                                 {"blocks", limit(o.blockLimitBlocks)},
+                                 {"allocated_smem_per_block", o.allocatedSmemPerBlock}};
+    }
     j["launched"] = r.launched;
     j["refusal"] = r.refusal;
     j["symbol"] = r.symbol;
     j["predicted_error"] = r.plan.cudaError ? ordered_json{{"name", r.plan.cudaError->name}, {"code", r.plan.cudaError->code}}
                                             : ordered_json(nullptr);
+    j["cuda_runtime"] = device.cudaRuntime;  // the local runtime: the one the prediction is for
     if (r.outcome) {
         const GpuOutcome& o = *r.outcome;
         j["launch"] = outcomeToJson(o.launch);
@@ -85,7 +100,8 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
                                             {"passed", o.check->passed}, {"rows", r.checkedRows}}
                              : ordered_json(nullptr);
         if (o.timing) {
-            j["timing_us"] = {{"repeats", o.timing->repeats}, {"min", o.timing->minUs}, {"median", o.timing->medianUs}, {"mean", o.timing->meanUs}};
+            j["timing_us"] = {{"repeats", o.timing->repeats}, {"min", o.timing->minUs},     {"median", o.timing->medianUs},
+                              {"mean", o.timing->meanUs},       {"source", o.timing->source}, {"l2_flushed", o.timing->l2Flushed}};
             j["roofline_us"] = roofline(r.plan, device);
         }
         ordered_json api = ordered_json::array();
@@ -111,7 +127,7 @@ void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& 
     rows.push_back({"shape", formatShape(p.shape, kernel.family->parameters()), ""});
     const KernelRecord* rec = r.outcome && !r.outcome->records.empty() ? &r.outcome->records.front() : nullptr;
     rows.push_back({"verdict", std::string(verdictName(p.verdict)), r.launched ? "" : "not launched: " + r.refusal});
-    rows.push_back({"cuda error", p.cudaError ? std::string(p.cudaError->name) + " (" + std::to_string(p.cudaError->code) + ")" : "cudaSuccess",
+    rows.push_back({"cuda error", p.cudaError ? describeCudaError(p, device.cudaRuntime) : "cudaSuccess",
                     r.outcome ? r.outcome->launch.errorName + " (" + std::to_string(r.outcome->launch.code) + "): " + r.outcome->launch.errorText : ""});
     if (r.outcome && !r.outcome->synchronize.ok())
         rows.push_back({"synchronize", "", r.outcome->synchronize.errorName + ": " + r.outcome->synchronize.errorText});
@@ -132,10 +148,12 @@ void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& 
         rows.push_back({"check", "", text});
     }
     if (r.outcome && r.outcome->timing) {
-        char text[160];
+        char text[256];
         const double bound = roofline(p, device);
-        std::snprintf(text, sizeof text, "median %.2f us, min %.2f us over %d; memory roofline %.2f us", r.outcome->timing->medianUs,
-                      r.outcome->timing->minUs, r.outcome->timing->repeats, bound);
+        const Timing& t = *r.outcome->timing;
+        std::snprintf(text, sizeof text, "median %.2f us, min %.2f us over %d (%s%s); memory roofline %.2f us", t.medianUs, t.minUs,
+                      t.repeats, t.source == "cupti" ? "CUPTI kernel time" : "CUDA events, launch overhead included",
+                      t.l2Flushed ? ", L2 flushed" : "", bound);
         rows.push_back({"time", "", text});
     }
     printTable(std::cout, rows);
@@ -166,7 +184,7 @@ struct Gpu {
 };
 
 // Exit 3 with one line when there is no usable GPU.
-std::optional<Gpu> openGpu(int ordinal) {
+std::optional<Gpu> openGpu(int ordinal, bool cupti = true) {
     const GpuAvailability gpu = probeGpu();
     if (!gpu.available) {
         std::cerr << "no CUDA device: " << gpu.reason << '\n';
@@ -182,6 +200,7 @@ std::optional<Gpu> openGpu(int ordinal) {
         return std::nullopt;
     }
     Gpu g{*device, nullptr};
+    if (!cupti) return g;
     if (auto tracer = CuptiTracer::start()) g.tracer = std::move(*tracer);
     else std::cerr << "warning: CUPTI tracing unavailable (" << tracer.error() << "); running without kernel records\n";
     return g;
@@ -193,13 +212,14 @@ int runCommand(const RunCommandOptions& o) {
     if (o.dtype != "fp16" && o.dtype != "bf16") throw UsageError{"--dtype must be fp16 or bf16"};
     if (o.dtype == "bf16" && kernel.family->name() != "attention")
         throw UsageError{"--dtype bf16 applies to attention only (awq kernels are fp16, gemm_bucket is bf16)"};
-    auto gpu = openGpu(o.gpu);
+    auto gpu = openGpu(o.gpu, o.cupti);
     if (!gpu) return kExitNoGpu;
     const LaunchPlan plan = planWithFix(kernel, shape, gpu->device, &DeviceDatabase::embedded());
     RunOptions options;
     options.repeats = o.repeat;
     options.check = o.check;
     options.bf16 = o.dtype == "bf16";
+    options.flushL2 = o.flushL2;
     options.tracer = gpu->tracer.get();
     const RunResult result = runOnGpu(kernel, plan, options);
     if (o.json)
@@ -215,7 +235,7 @@ int runCommand(const RunCommandOptions& o) {
 }  // namespace
 
 int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y, int repeat,
-                  bool check) {
+                  bool check, bool flushL2) {
     auto gpu = openGpu(0);
     if (!gpu) return kExitNoGpu;
     const std::size_t height = y ? y->values.size() : 1;
@@ -224,12 +244,13 @@ int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis
     for (std::size_t iy = 0; iy < height; ++iy)
         for (std::size_t ix = 0; ix < x.values.size(); ++ix) {
             Shape shape = base;
-            shape[x.parameter] = x.values[ix];
-            if (y) shape[y->parameter] = y->values[iy];
+            setAxisValue(shape, x, ix);
+            if (y) setAxisValue(shape, *y, iy);
             const LaunchPlan plan = planWithFix(kernel, shape, gpu->device, &DeviceDatabase::embedded());
             RunOptions options;
             options.repeats = repeat;
             options.check = check;
+            options.flushL2 = flushL2;
             options.tracer = gpu->tracer.get();
             options.launchId = ++launchId;
             const RunResult result = runOnGpu(kernel, plan, options);
@@ -252,6 +273,8 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     command->add_option("--gpu", o->gpu, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
     command->add_option("--repeat", o->repeat, "timed repeats after the checked launch")->check(CLI::Range(0, 100000));
     command->add_flag("--check,!--no-check", o->check, "compare the output with the CPU reference (default on)");
+    command->add_flag("--cupti,!--no-cupti", o->cupti, "trace with CUPTI (default on; off under ncu or compute-sanitizer)");
+    command->add_flag("--flush-l2", o->flushL2, "evict L2 before every timed repeat: weights cold, as in a real model's layer");
     command->add_option("--dtype", o->dtype, "attention: fp16 (default) or bf16");
     command->add_option("--trace", o->trace, "also save the run (measured, or the plan when nothing launched) as a trace FILE (X.tilescope.json)");
     command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing");

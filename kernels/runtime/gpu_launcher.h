@@ -2,7 +2,8 @@
 // DeviceSpec) gives grid, block and shared memory; the launcher allocates and fills the inputs,
 // launches through cudaLaunchKernelExC (CUPTI's runtime records see it; CUDA 13's <<<>>> path
 // they do not), records the CUDA error, synchronises with a timeout, checks the output against
-// the CPU reference and times repeats with CUDA events.
+// the CPU reference and times repeats: the median of the repeats' CUPTI kernel records (events
+// around each launch only when CUPTI gave none), with L2 optionally evicted before each repeat.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,7 @@ struct RunOptions {
     double timeoutSeconds = 60.0;  // a kernel still running after this is reported as hung
     CuptiTracer* tracer = nullptr;
     std::uint64_t launchId = 1;  // external correlation id of this run's CUPTI records
+    bool flushL2 = false;        // evict L2 before each timed repeat (a real layer's weights are not in L2)
 };
 
 struct RunResult {
@@ -47,5 +49,6 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
 
 // The device function for a planner symbol (with "_bf16" for the bf16 attention kernels).
 const void* findDeviceKernel(std::string_view symbol);
+
 
 }  // namespace tilescope

@@ -46,3 +46,32 @@ TEST(TileSeries, AttentionTileFollowsHeadDim) {
     for (const TilePoint& point : series.points) EXPECT_EQ(point.value, axis.values[static_cast<std::size_t>(&point - series.points.data())]);
     EXPECT_FALSE(series.tileNames.empty());
 }
+
+// The per-cell figures the Tiles & buckets page lists: upstream's tile count, the swap, and the
+// CTAs against the SM count (a fixed cap of 152, so 112 CTAs for every cell >= 32 at N = 7168).
+TEST(TileSeries, GemmBucketFiguresPerCell) {
+    auto kernel = resolveKernel(builtinKernels(), "gemm_bucket", "");
+    ASSERT_TRUE(kernel);
+    const auto& p = kernel->family->parameters();
+    SweepAxis axis;
+    axis.parameter = parameterIndex(p, "M");
+    for (std::int64_t m = 1; m <= 512; ++m) axis.values.push_back(m);
+    Shape base = Shape::defaults(p);
+    base[parameterIndex(p, "N")] = 7168;
+    const TileSeries series = tileSeries(*kernel, *DeviceDatabase::embedded().find("h200"), base, axis);
+    EXPECT_EQ(series.smCount, 132);
+    ASSERT_EQ(series.figures.size(), 7u);
+    const std::int64_t tiles[] = {896, 896, 112, 112, 112, 112, 112};
+    const std::int64_t ctas[] = {152, 152, 112, 112, 112, 112, 112};
+    const bool swapped[] = {false, false, true, true, false, false, false};
+    for (std::size_t i = 0; i < 7; ++i) {
+        EXPECT_EQ(series.figures[i].workTiles, tiles[i]) << i;
+        EXPECT_EQ(series.figures[i].ctas, ctas[i]) << i;
+        EXPECT_EQ(series.figures[i].operandsSwapped, swapped[i]) << i;
+    }
+    EXPECT_EQ(series.figures[0].text, "cell 8: 896 tiles, 152 CTAs on 132 SMs (1.15 per SM)");
+    EXPECT_EQ(series.figures[2].text, "cell 32: 112 tiles, operands swapped, 112 CTAs on 132 SMs (0.85 per SM)");
+    EXPECT_EQ(series.figures[6].text, "cell 512: 112 tiles, 112 CTAs on 132 SMs (0.85 per SM)");
+    EXPECT_EQ(series.points[16].ctas, 112);  // M = 17
+    EXPECT_TRUE(series.points[16].operandsSwapped);
+}

@@ -1,72 +1,59 @@
 #!/usr/bin/env bash
-# GPU check of the bundled kernels (DESIGN.md "GPU work"). Builds tilescope-cli without Qt for
-# this GPU's arch, runs every family at both sides of its boundaries (cases.txt), and checks:
-# output vs the CPU reference, the plan vs the CUPTI record (grid, block, smem, registers), each
-# predicted failure vs the CUDA error really raised, time vs the roofline (bytes over measured
-# copy bandwidth; FLOPs over cuBLAS). Writes runs.jsonl (one `run --json` object per case: the
-# trace until core/trace lands), roofline.json and summary.md into $OUT or the folder given.
-# Budget: under 8 minutes on an H200 (one arch is compiled; each run is capped by `timeout`).
-# Usage: tests/gpu/run.sh [OUTPUT_DIR]      Exit: 0 all checks held, 1 a check failed, 3 no GPU.
+# The GPU check (DESIGN.md "GPU work"), run from the bundle that tests/gpu/pack.sh built: nothing is
+# compiled here. Every family at both sides of its boundaries (cases.txt, attention in fp16 and
+# bf16), each run checked for: verdict as the case expects, output vs the CPU reference, plan vs
+# the CUPTI record (grid, block, smem, registers), predicted vs raised CUDA error, and timed by
+# CUPTI kernel records with L2 flushed between repeats; peers (PyTorch SDPA flash/cuDNN, cuBLAS,
+# int4 tinygemm) timed in the same run; the measured copy and cuBLAS rooflines.
+#
+# Usage: run.sh [--ncu] [--sanitize] [--repeat N] [--cases FILE] [--cli PATH] [--no-peers] [OUT_DIR]
+#   --ncu       also compare Nsight Compute's launch statistics with the plan, one launch per variant
+#   --sanitize  also run one shape per kernel under compute-sanitizer (memcheck; racecheck for attention)
+#   --cli PATH  time another tilescope-cli on the same cases (an older build, for before/after)
+#   OUT_DIR     default $OUT, else ./gpu-check. At most 8 files: runs.jsonl, peers.json, ncu.json,
+#               sanitize.txt, summary.md, summary.json, log.txt (+ roofline inside peers.json)
+# Exit: 0 every check held, 1 a check failed, 2 the bundle is incomplete, 3 no GPU.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-out="${1:-${OUT:-$root/build/gpu-check}}"
+bundle="$here"
+# From a source tree, the bundle is where pack.sh puts it by default.
+[ -x "$bundle/bin/tilescope-cli" ] || bundle="$(cd "$here/../.." && pwd)/build/gpu-bundle"
+ncu=0; sanitize=0; repeat=20; peers=1
+cases="$bundle/cases.txt"
+cli="$bundle/bin/tilescope-cli"
+out="${OUT:-$PWD/gpu-check}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ncu) ncu=1; shift ;;
+    --sanitize) sanitize=1; shift ;;
+    --no-peers) peers=0; shift ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    --cases) cases="$2"; shift 2 ;;
+    --cli) cli="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) out="$1"; shift ;;
+  esac
+done
 mkdir -p "$out"
+logfile="$out/log.txt"
+: > "$logfile"
 start=$(date +%s)
-log() { echo "[$(( $(date +%s) - start ))s] $*"; }
+log() { echo "[$(( $(date +%s) - start ))s] $*" | tee -a "$logfile"; }
 
+if [ ! -x "$cli" ]; then
+  echo "run.sh: no tilescope-cli at $cli: build the bundle first (tests/gpu/pack.sh), then run <bundle>/run.sh" >&2
+  exit 2
+fi
 if ! command -v nvidia-smi > /dev/null || ! nvidia-smi -L > /dev/null 2>&1; then
   echo "no CUDA device: nvidia-smi finds no GPU" | tee "$out/summary.md"
   exit 3
 fi
-cc="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')"
-log "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) (sm_$cc)"
+log "GPU: $(nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | head -1)"
+log "bundle: $(tr '\n' ' ' < "$bundle/BUNDLE" 2>/dev/null); cli: $cli"
 
-# nlohmann-json and CLI11 from .deps/include when the machine has no packages: give CMake config
-# files for them so that the project's find_package calls resolve to those headers.
-prefix=()
-if [ -d "$root/.deps/include" ]; then
-  deps="$root/.deps"
-  mkdir -p "$deps/lib/cmake/nlohmann_json" "$deps/lib/cmake/CLI11"
-  [ -f "$deps/lib/cmake/nlohmann_json/nlohmann_jsonConfig.cmake" ] || cat > "$deps/lib/cmake/nlohmann_json/nlohmann_jsonConfig.cmake" <<CFG
-add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "$deps/include")
-set(nlohmann_json_VERSION 3.11.3)
-CFG
-  [ -f "$deps/lib/cmake/nlohmann_json/nlohmann_jsonConfigVersion.cmake" ] || cat > "$deps/lib/cmake/nlohmann_json/nlohmann_jsonConfigVersion.cmake" <<CFG
-set(PACKAGE_VERSION 3.11.3)
-set(PACKAGE_VERSION_COMPATIBLE TRUE)
-CFG
-  [ -f "$deps/lib/cmake/CLI11/CLI11Config.cmake" ] || cat > "$deps/lib/cmake/CLI11/CLI11Config.cmake" <<CFG
-add_library(CLI11::CLI11 INTERFACE IMPORTED)
-set_target_properties(CLI11::CLI11 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "$deps/include")
-CFG
-  prefix=(-DCMAKE_PREFIX_PATH="$deps")
-fi
-
-build="$root/build/gpu"
-log "configuring (sm_$cc only)"
-generator=()
-command -v ninja > /dev/null && generator=(-G Ninja)
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=OFF \
-  -DTILESCOPE_BENCHMARKS=OFF -DTILESCOPE_CUDA_ARCHS="$cc" -DCMAKE_CUDA_COMPILER="${CUDACXX:-/usr/local/cuda/bin/nvcc}" \
-  -DCUDAToolkit_ROOT=/usr/local/cuda "${prefix[@]}" > "$out/configure.log" 2>&1 || { log "configure failed (see configure.log)"; tail -20 "$out/configure.log"; exit 1; }
-log "building tilescope-cli"
-cmake --build "$build" --target tilescope-cli -j "$(nproc)" > "$out/build.log" 2>&1 || { log "build failed (see build.log)"; tail -30 "$out/build.log"; exit 1; }
-cli="$build/bin/tilescope-cli"
-
-log "roofline references"
-nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
-if "$nvcc" -O2 -arch="sm_$cc" -o "$build/bandwidth" "$here/bandwidth.cu" -lcublas > "$out/bandwidth_build.log" 2>&1 \
-   && timeout 120 "$build/bandwidth" > "$out/roofline.json"; then
-  log "$(cat "$out/roofline.json")"
-else
-  echo '{}' > "$out/roofline.json"
-  log "roofline references unavailable (see bandwidth_build.log)"
-fi
-
-: > "$out/runs.jsonl"
-failures=0
+runs="$out/runs.jsonl"
+: > "$runs"
 while read -r family variant shape expected; do
   case "$family" in ''|'#'*) continue ;; esac
   dtypes=(fp16)
@@ -74,20 +61,55 @@ while read -r family variant shape expected; do
   for dtype in "${dtypes[@]}"; do
     extra=()
     [ "$family" = attention ] && extra=(--dtype "$dtype")
-    json="$(timeout 180 "$cli" run -k "$family" -v "$variant" -s "$shape" --repeat 10 --json "${extra[@]}" 2> "$out/last_stderr.txt")"
+    json="$(timeout 180 "$cli" run -k "$family" -v "$variant" -s "$shape" --repeat "$repeat" --flush-l2 --json "${extra[@]}" 2> "$out/stderr.tmp" < /dev/null)"
     rc=$?
-    if [ -z "$json" ]; then
-      json="{\"kernel\": \"$family\", \"variant\": \"$variant\", \"shape_text\": \"$shape\", \"fatal\": true, \"exit_code\": $rc, \"stderr\": $(python3 -c 'import json,sys; print(json.dumps(open(sys.argv[1]).read()))' "$out/last_stderr.txt" 2>/dev/null || echo '""')}"
-    fi
-    # One line per run, annotated with what the case expects.
-    line="$(printf '%s' "$json" | python3 -c 'import json,sys; d=json.load(sys.stdin); d["expected_verdict"]=sys.argv[1]; d["exit_code"]=int(sys.argv[2]); d["dtype"]=sys.argv[3]; print(json.dumps(d))' "$expected" "$rc" "$dtype")"
-    echo "$line" >> "$out/runs.jsonl"
-    log "$family/$variant $shape $dtype -> exit $rc"
+    # One line per run, annotated with what the case expects (a fatal run leaves its stderr instead).
+    printf '%s' "$json" > "$out/stdout.tmp"
+    python3 "$bundle/summarize.py" annotate --stdout "$out/stdout.tmp" --stderr "$out/stderr.tmp" --expected "$expected" \
+      --exit-code "$rc" --dtype "$dtype" --kernel "$family" --variant "$variant" --shape "$shape" >> "$runs"
+    t="$(tail -1 "$runs" | python3 -c 'import json,sys; d=json.load(sys.stdin); t=d.get("timing_us") or {}; print(t.get("median","-"), t.get("source",""))')"
+    log "$family/$variant $shape $dtype -> exit $rc, $t us"
   done
-done < "$here/cases.txt"
+done < "$cases"
+rm -f "$out/stderr.tmp" "$out/stdout.tmp"
 
-python3 "$here/summarize.py" "$out/runs.jsonl" "$out/roofline.json" > "$out/summary.md"
+peers_json="$out/peers.json"
+echo '{}' > "$peers_json"
+if [ "$peers" = 1 ]; then
+  log "roofline and peers (PyTorch $(python3 -c 'import torch; print(torch.__version__)' 2>/dev/null || echo missing))"
+  roofline="{}"
+  if [ -x "$bundle/bin/bandwidth" ]; then
+    roofline="$(timeout 120 "$bundle/bin/bandwidth" 2>> "$logfile")" || roofline="{}"
+  fi
+  log "roofline probe: $roofline"
+  timeout 300 python3 "$bundle/peers.py" --cases "$cases" --roofline "$roofline" --out "$peers_json" >> "$logfile" 2>&1 \
+    || log "peers.py failed (exit $?): see log.txt"
+fi
+
+if [ "$ncu" = 1 ]; then
+  ncu_json="$out/ncu.json"
+  if command -v ncu > /dev/null; then
+    log "Nsight Compute launch statistics, one launch per variant"
+    python3 "$bundle/summarize.py" ncu --cli "$cli" --runs "$runs" --tmp "$out" --out "$ncu_json" >> "$logfile" 2>&1 || log "ncu comparison found differences"
+  else
+    echo '{"error": "ncu not found"}' > "$ncu_json"
+  fi
+fi
+
+if [ "$sanitize" = 1 ]; then
+  report="$out/sanitize.txt"
+  : > "$report"
+  if command -v compute-sanitizer > /dev/null; then
+    log "compute-sanitizer, one small shape per kernel"
+    python3 "$bundle/summarize.py" sanitize --cli "$cli" --runs "$runs" --out "$report" >> "$logfile" 2>&1 || log "compute-sanitizer reported errors"
+  else
+    echo "compute-sanitizer not found" > "$report"
+  fi
+fi
+
+python3 "$bundle/summarize.py" summary --runs "$runs" --peers "$peers_json" --ncu "$out/ncu.json" --sanitize "$out/sanitize.txt" \
+  --md "$out/summary.md" --json "$out/summary.json"
 status=$?
 cat "$out/summary.md"
-log "done: $out"
+log "done in $(( $(date +%s) - start )) s: $out"
 exit $status
