@@ -1,5 +1,28 @@
-// The FlashAttention-style forward shared by kernel.cu (fp16) and kernel_bf16.cu (bf16), split so
-// that the two instantiation sets compile in parallel. See kernel.cu for the design.
+// The FlashAttention-2 style forward shared by kernel.cu (fp16) and kernel_bf16.cu (bf16), split so
+// that the two instantiation sets compile in parallel.
+//
+// Design (the technique of flash-attention v2.8.3 flash_fwd_kernel.h / kernel_traits.h; our code):
+// - Q (BlockM rows), K and V (BlockN rows each) live in shared memory in the swizzled layout of
+//   attention_index.h (column atoms of 16/32/64 elements, the 16-byte chunk XORed by the row), so
+//   every ldmatrix 8x8 matrix reads 8 rows from 8 different bank groups.
+// - Fragments come from ldmatrix.x4 (Q as A, K as B) and ldmatrix.x4.trans (V as B). Each warp
+//   loads each K and V fragment once per K/V tile; Q fragments are re-read per tile (upstream).
+// - cp.async (16 B, .cg) with src-size 0 zero-fills rows past seqlen and columns past head_dim.
+//   Per K/V tile: wait for K, issue V, S = Q K^T, mask and softmax, wait for V, issue the next K
+//   (same buffer), O += P V: the V copy overlaps QK^T and softmax, the next K overlaps PV. (Upstream
+//   waits for V before its softmax; softmax first keeps S and the next K's copy state from being
+//   live together, which is what keeps the 128-row tiles within 255 registers without spills.)
+// - Online softmax in registers: row max on the raw scores, ex2.approx with the scale folded into one
+//   FFMA (scale * log2 e; softmax_scale > 0 as upstream assumes), row sums kept per thread and
+//   reduced over the 4 lanes of a row once at the end. P goes from the S accumulators straight to
+//   fp16/bf16 A fragments (no shared-memory round trip).
+// - Only tiles that cross the causal diagonal or the seqlen_k edge are masked.
+// - HeadDimBucket > 0 (FA2): compile-time head dim; DvMax == bucket, one pass. HeadDimBucket == 0
+//   (SM120 search): runtime head dims rounded up to 16, S computed once per K/V tile for up to
+//   DvMax value columns (the accumulators of the full head_dim_v whenever head_dim_v <= DvMax);
+//   wider head_dim_v repeats the whole pass per DvMax columns. Head dims that are not a multiple of
+//   8 (SM120 only) are copied element by element (no 16-byte alignment).
+// - Output: natural-log lse per row (+inf for a row that sees no key, whose output is 0).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -16,200 +39,353 @@
 namespace tilescope {
 namespace attention_detail {
 
-using device::Lane;
+using attention::RowChunk;
+using attention::swizzledChunk;
 
 [[maybe_unused]] constexpr int kWarpSize = 32;
 [[maybe_unused]] constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16;
-[[maybe_unused]] constexpr int kVector = 8;  // elements per 16-byte copy
+[[maybe_unused]] constexpr int kChunkElements = 8;  // fp16/bf16 elements per 16-byte chunk
+[[maybe_unused]] constexpr int kChunkBytes = 16;
 [[maybe_unused]] constexpr float kLog2e = 1.4426950408889634f;
 
-// Copies rows [rowStart, rowStart + rows) x columns [col0, col0 + cols) of a [seq, heads, dim]
-// slice into shared memory (row stride `stride`), zero-filling rows past `rowLimit` and columns
-// past `dim`. 16-byte copies when every row is 16-byte aligned.
-template <typename T>
-__device__ __forceinline__ void loadTile(T* dst, int stride, const T* src, long long rowPitch, int rowStart, int rows,
-                                         int rowLimit, int col0, int cols, int dim, int threads) {
+__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// 16-byte global -> shared copy; valid == false writes 16 zero bytes and reads nothing.
+__device__ __forceinline__ void copyChunkAsync(std::uint32_t dst, const void* src, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
+                 : "memory");
+#else
+    (void)dst;
+    (void)src;
+    (void)valid;
+#endif
+}
+__device__ __forceinline__ void commitCopies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void waitCopies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+// 2^x in one MUFU.EX2 (ex2.approx.ftz: 2^-inf = +0; what upstream gets from --use_fast_math).
+__device__ __forceinline__ float fastExp2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+
+// Four 8x8 b16 matrices; lane L addresses row L % 8 of matrix L / 8 (attention_index.h).
+__device__ __forceinline__ void ldmatrixX4(std::uint32_t (&r)[4], std::uint32_t address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#else
+    (void)address;
+    r[0] = r[1] = r[2] = r[3] = 0u;
+#endif
+}
+__device__ __forceinline__ void ldmatrixX4Trans(std::uint32_t (&r)[4], std::uint32_t address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#else
+    (void)address;
+    r[0] = r[1] = r[2] = r[3] = 0u;
+#endif
+}
+
+// Copies logical rows [rowStart, rowStart + Rows) x chunks [0, chunks) of a [seq, heads, dim]
+// slice (row pitch `pitch` elements) into a swizzled tile (atoms of 2^Log chunks); rows >=
+// rowLimit and columns >= dim become zero. vector (dim % 8 == 0: 16-byte aligned rows): cp.async,
+// thread tid copying chunk tid % 2^Log of rows tid >> Log + multiples of Threads >> Log in each
+// atom, its shared address one per-thread base plus a compile-time offset (attention_index.h).
+// Otherwise element by element with plain loads and stores (SM120 odd head dims only).
+template <typename T, int Rows, int Threads, int Log>
+__device__ __forceinline__ void loadTile(std::uint32_t tileAddress, T* tile, const T* src, long long pitch,
+                                         int rowStart, int rowLimit, int chunks, int dim, bool vector) {
+    constexpr int kAtomChunks = 1 << Log, kRowsPerStep = Threads >> Log;
     const int tid = static_cast<int>(threadIdx.x);
-    if (dim % kVector == 0 && rowPitch % kVector == 0) {
-        const int vectorsPerRow = cols / kVector;
-        for (int v = tid; v < rows * vectorsPerRow; v += threads) {
-            const int r = v / vectorsPerRow, c = col0 + (v % vectorsPerRow) * kVector;
-            T* to = dst + r * stride + c;
-            if (rowStart + r < rowLimit && c < dim)
-                device::copy16Async(to, src + (rowStart + r) * rowPitch + c);
-            else
-                *reinterpret_cast<uint4*>(to) = make_uint4(0, 0, 0, 0);
+    if (vector) {
+        const RowChunk me = attention::copyLane(tid, Log);
+        const std::uint32_t mine = tileAddress + kChunkBytes * swizzledChunk(me.row, me.chunk, Rows, Log);
+        const long long stepPitch = kRowsPerStep * pitch;
+        const T* from = src + static_cast<long long>(rowStart + me.row) * pitch + me.chunk * kChunkElements;
+        // Row steps in a rolled loop (one pointer, one shared address), atoms unrolled inside.
+#pragma unroll 1
+        for (int rowStep = 0; rowStep < Rows; rowStep += kRowsPerStep, from += stepPitch) {
+            const int row = rowStep + me.row;
+            if (Rows % kRowsPerStep != 0 && row >= Rows) break;
+            const bool rowValid = rowStart + row < rowLimit;
+            const std::uint32_t to = mine + kChunkBytes * attention::blockChunkOffset(rowStep, 0, Rows, Log);
+#pragma unroll 1
+            for (int atomChunk = 0; atomChunk < chunks; atomChunk += kAtomChunks) {
+                const bool valid = rowValid && (atomChunk + me.chunk) * kChunkElements < dim;
+                copyChunkAsync(to + kChunkBytes * attention::blockChunkOffset(0, atomChunk, Rows, Log),
+                               valid ? from + atomChunk * kChunkElements : src, valid);
+            }
         }
-        __pipeline_commit();
-        __pipeline_wait_prior(0);
     } else {
-        for (int v = tid; v < rows * cols; v += threads) {
-            const int r = v / cols, c = col0 + v % cols;
-            dst[r * stride + c] = (rowStart + r < rowLimit && c < dim) ? src[(rowStart + r) * rowPitch + c]
-                                                                        : device::fromFloat<T>(0.f);
+        for (int i = tid; i < Rows * chunks * kChunkElements; i += Threads) {
+            const RowChunk rc = attention::copyCoordinates(i / kChunkElements, Rows, Log);
+            const int row = rowStart + rc.row, col = rc.chunk * kChunkElements + i % kChunkElements;
+            tile[swizzledChunk(rc.row, rc.chunk, Rows, Log) * kChunkElements + i % kChunkElements] =
+                row < rowLimit && col < dim ? src[static_cast<long long>(row) * pitch + col]
+                                            : device::fromFloat<T>(0.f);
         }
     }
 }
 
-// HeadDimBucket > 0: FA2, strides are the planner's head-dim bucket and one pass covers V.
-// HeadDimBucket == 0: SM120 search, strides round head dims up to 16 and V is covered in
-// DvChunk-column passes (the output accumulators live in registers, sized at compile time).
-template <typename T, int BlockM, int BlockN, int Warps, int HeadDimBucket, int DvChunk, bool Sheared>
+// A lane's ldmatrix offsets in swizzled tiles: one per even in-atom chunk; the address of the
+// lane's row in the 16-row x 2-chunk block at (row0, chunk0) of a tile (row0 % 8 == 0, chunk0
+// even) is tile + offset + a compile-time offset (attention_index.h blockChunkOffset; equal to
+// swizzledChunk, tested on the host). Inside atom 0 the offsets do not depend on the tile's row
+// count, so Q and V (same lane mapping) share them.
+template <int Log>
+struct LaneOffsets {
+    static constexpr int kAtomChunks = 1 << Log, kOffsets = kAtomChunks / 2;
+    std::uint32_t offset[kOffsets];
+    __device__ __forceinline__ explicit LaneOffsets(RowChunk lane) {
+#pragma unroll
+        for (int i = 0; i < kOffsets; ++i)
+            offset[i] = kChunkBytes * swizzledChunk(lane.row, 2 * i + lane.chunk, 8, Log);
+    }
+    __device__ __forceinline__ std::uint32_t at(std::uint32_t tile, int rows, int row0, int chunk0) const {
+        return tile + offset[(chunk0 & (kAtomChunks - 1)) >> 1] +
+               kChunkBytes * attention::blockChunkOffset(row0, chunk0, rows, Log);
+    }
+};
+
+template <typename T, int BlockM, int BlockN, int Warps, int HeadDimBucket, int DvMax>
 __device__ __forceinline__ void flashForward(const AttentionParams& p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    extern __shared__ __align__(16) unsigned char smem[];
+    extern __shared__ __align__(128) unsigned char smem[];
+    constexpr bool kFa2 = HeadDimBucket > 0;
     constexpr int kThreads = Warps * kWarpSize;
     constexpr int kRowsPerWarp = attention::rowsPerWarp(BlockM, Warps);
     constexpr int kComputeWarps = BlockM / kRowsPerWarp;
     constexpr int kMi = kRowsPerWarp / kMmaM;
     constexpr int kNf = BlockN / kMmaN;
-    constexpr int kDf = DvChunk / kMmaN;
+    constexpr int kDf = DvMax / kMmaN;
+    static_assert(BlockM % 8 == 0 && BlockN % 16 == 0 && DvMax % 16 == 0, "ldmatrix tiles are 16 rows / 16 columns");
+    static_assert(kRowsPerWarp % kMmaM == 0 && BlockM % kRowsPerWarp == 0, "warps own whole m16 tiles");
 
-    const int headDimPad = HeadDimBucket > 0 ? HeadDimBucket : attention::roundHeadDim(p.headDim, attention::kSm120HeadDimMultiple);
-    const int headDimVPad = HeadDimBucket > 0 ? HeadDimBucket : attention::roundHeadDim(p.headDimV, attention::kSm120HeadDimMultiple);
-    const int qStride = headDimPad + (Sheared ? attention::kShearElements : 0);
+    // FA2: the widest atom of its bucket (Swizzle<3,3,3> / <2,3,3>: 64 / 128-byte copy runs per
+    // row); SM120 and tiles whose S takes 128 registers (two m16 tiles x 128 keys per warp):
+    // 16-element atoms, which fit every head dim rounded to 16 and need one lane offset instead of
+    // four (no spills). Every choice is conflict-free for ldmatrix (attention_swizzle_test).
+    constexpr int kLog = kFa2 && kMi * BlockN < 256 ? attention::logAtomFor(kFa2 ? HeadDimBucket : 16) : 1;
+    constexpr int kFixedChunks = kFa2 ? HeadDimBucket / kChunkElements : 0;
+    constexpr int kAtomChunks = 1 << kLog;
+    // Head dims as stored: the FA2 bucket, or the SM120 rounding to 16 (both multiples of 16).
+    const int dPad = kFa2 ? HeadDimBucket : attention::roundHeadDim(p.headDim, attention::kSm120HeadDimMultiple);
+    const int dvPad = kFa2 ? HeadDimBucket : attention::roundHeadDim(p.headDimV, attention::kSm120HeadDimMultiple);
+    const int qkChunks = kFa2 ? kFixedChunks : dPad / kChunkElements;
+    const int vChunks = kFa2 ? kFixedChunks : dvPad / kChunkElements;
     T* sQ = reinterpret_cast<T*>(smem);
-    T* sK = sQ + BlockM * qStride;
-    T* sV = sK + BlockN * headDimPad;
+    T* sK = sQ + BlockM * dPad;
+    T* sV = sK + BlockN * dPad;
+    const std::uint32_t sQAddress = sharedAddress(sQ), sKAddress = sharedAddress(sK), sVAddress = sharedAddress(sV);
 
-    const int tid = static_cast<int>(threadIdx.x), warp = tid / kWarpSize;
-    const Lane l = device::laneCoordinates();
+    const int tid = static_cast<int>(threadIdx.x), warp = tid / kWarpSize, lane = tid % kWarpSize;
+    const int g = lane / 4, t = lane % 4;  // mma C fragment: rows g, g + 8; columns 2t, 2t + 1
+    static_assert(attention::ldmatrixA(9).row == attention::ldmatrixBTrans(9).row &&
+                      attention::ldmatrixA(17).chunk == attention::ldmatrixBTrans(17).chunk,
+                  "Q (A) and V (B, transposed) use the same lane mapping");
+    const LaneOffsets<kLog> laneQV(attention::ldmatrixA(lane)), laneK(attention::ldmatrixBFromRows(lane));
     const int row0 = static_cast<int>(blockIdx.x) * BlockM;
     const long long batch = blockIdx.y, head = blockIdx.z;
     const long long qPitch = static_cast<long long>(p.heads) * p.headDim;
-    const long long vPitch = static_cast<long long>(p.heads) * p.headDimV;
+    const long long vPitch =
+        kFa2 ? qPitch : static_cast<long long>(p.heads) * p.headDimV;  // FA2: head_dim_v == head_dim
     const T* q = static_cast<const T*>(p.q) + (batch * p.seqlenQ * p.heads + head) * p.headDim;
     const T* k = static_cast<const T*>(p.k) + (batch * p.seqlenK * p.heads + head) * p.headDim;
-    const T* v = static_cast<const T*>(p.v) + (batch * p.seqlenK * p.heads + head) * p.headDimV;
-    T* o = static_cast<T*>(p.o) + (batch * p.seqlenQ * p.heads + head) * p.headDimV;
+    const int headDimV = kFa2 ? p.headDim : p.headDimV;
+    const T* v = static_cast<const T*>(p.v) + (batch * p.seqlenK * p.heads + head) * headDimV;
+    T* o = static_cast<T*>(p.o) + (batch * p.seqlenQ * p.heads + head) * headDimV;
+    const bool vectorQK = kFa2 || p.headDim % kChunkElements == 0;
+    const bool vectorV = kFa2 || p.headDimV % kChunkElements == 0;
     const bool causal = p.causal != 0;
     const float scaleLog2 = p.softmaxScale * kLog2e;
-    const long long tiles = attention::keyTilesForBlock(row0, BlockM, BlockN, p.seqlenQ, p.seqlenK, causal);
+    const int tiles = static_cast<int>(attention::keyTilesForBlock(row0, BlockM, BlockN, p.seqlenQ, p.seqlenK, causal));
     const int warpRow0 = warp * kRowsPerWarp;
-    const bool computes = warp < kComputeWarps;
+    const bool computes = kComputeWarps == Warps || warp < kComputeWarps;
 
-    loadTile(sQ, qStride, q, qPitch, row0, BlockM, p.seqlenQ, 0, headDimPad, p.headDim, kThreads);
-
-    for (int dvBase = 0; dvBase < headDimVPad; dvBase += DvChunk) {
-        const int dvCols = headDimVPad - dvBase < DvChunk ? headDimVPad - dvBase : DvChunk;
-        float m[kMi][2], sum[kMi][2], acc[kMi][kDf][4];
+    for (int dvBase = 0; dvBase < dvPad; dvBase += DvMax) {
+        const int dvCols = dvPad - dvBase < DvMax ? dvPad - dvBase : DvMax;  // a multiple of 16
+        if (tiles > 0) {
+            if (dvBase == 0)
+                loadTile<T, BlockM, kThreads, kLog>(sQAddress, sQ, q, qPitch, row0, p.seqlenQ, qkChunks, p.headDim,
+                                                    vectorQK);
+            loadTile<T, BlockN, kThreads, kLog>(sKAddress, sK, k, qPitch, 0, p.seqlenK, qkChunks, p.headDim, vectorQK);
+            commitCopies();
+        }
+        float rowMaxRaw[kMi][2], rowSum[kMi][2], acc[kMi][kDf][4];
 #pragma unroll
         for (int mi = 0; mi < kMi; ++mi) {
-            m[mi][0] = m[mi][1] = -INFINITY;
-            sum[mi][0] = sum[mi][1] = 0.f;
+            rowMaxRaw[mi][0] = rowMaxRaw[mi][1] = -INFINITY;
+            rowSum[mi][0] = rowSum[mi][1] = 0.f;
 #pragma unroll
             for (int df = 0; df < kDf; ++df) acc[mi][df][0] = acc[mi][df][1] = acc[mi][df][2] = acc[mi][df][3] = 0.f;
         }
-        for (long long tile = 0; tile < tiles; ++tile) {
-            const int key0 = static_cast<int>(tile) * BlockN;
-            __syncthreads();  // the previous tile's K and V are consumed
-            loadTile(sK, headDimPad, k, qPitch, key0, BlockN, p.seqlenK, 0, headDimPad, p.headDim, kThreads);
-            loadTile(sV, headDimVPad, v, vPitch, key0, BlockN, p.seqlenK, dvBase, dvCols, p.headDimV, kThreads);
-            __syncthreads();
-            if (!computes) continue;
 
+        for (int tile = 0; tile < tiles; ++tile) {
+            const int key0 = tile * BlockN;
+            waitCopies();     // K of this tile (and Q) have landed ...
+            __syncthreads();  // ... for every thread, and every warp is done with the previous V
+            loadTile<T, BlockN, kThreads, kLog>(sVAddress, sV, v, vPitch, key0, p.seqlenK, vChunks, headDimV, vectorV);
+            commitCopies();
+
+            // P of this tile as fp16/bf16 pairs: probs[mi][nf][half] = row g + 8 half, columns 2t,
+            // 2t + 1 of key tile nf (the C fragment layout, two of which make an A fragment).
+            std::uint32_t probs[kMi][kNf][2];
             float s[kMi][kNf][4];
 #pragma unroll
             for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
                 for (int nf = 0; nf < kNf; ++nf) s[mi][nf][0] = s[mi][nf][1] = s[mi][nf][2] = s[mi][nf][3] = 0.f;
-            for (int ks = 0; ks < headDimPad; ks += kMmaK) {
+            if (computes) {
+                // S = Q K^T: per 16-column step, the A fragments of the warp's rows, then each
+                // ldmatrix.x4 of K gives the B fragments of two key tiles.
+#pragma unroll 1
+                for (int atomChunk = 0; atomChunk < qkChunks; atomChunk += kAtomChunks) {
+                    const std::uint32_t atomBytes = kChunkBytes * attention::blockChunkOffset(0, atomChunk, 1, kLog);
 #pragma unroll
-                for (int mi = 0; mi < kMi; ++mi) {
-                    std::uint32_t a[4];
-                    device::loadA(a, sQ, qStride, warpRow0 + mi * kMmaM, ks, l);
+                    for (int a0 = 0; a0 < kAtomChunks; a0 += 2) {
+                        std::uint32_t a[kMi][4];
 #pragma unroll
-                    for (int nf = 0; nf < kNf; ++nf) {
-                        std::uint32_t b[2];
-                        device::loadBnMajor(b, sK, headDimPad, nf * kMmaN, ks, l);
-                        device::mma<T>(s[mi][nf], a, b);
+                        for (int mi = 0; mi < kMi; ++mi)
+                            ldmatrixX4(a[mi],
+                                       laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, a0) + atomBytes * BlockM);
+#pragma unroll
+                        for (int nf = 0; nf < kNf; nf += 2) {
+                            std::uint32_t b[4];
+                            ldmatrixX4(b, laneK.at(sKAddress, BlockN, nf * kMmaN, a0) + atomBytes * BlockN);
+                            const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+#pragma unroll
+                            for (int mi = 0; mi < kMi; ++mi) {
+                                device::mma<T>(s[mi][nf], a[mi], b0);
+                                device::mma<T>(s[mi][nf + 1], a[mi], b1);
+                            }
+                        }
+                    }
+                }
+                if (attention::tileNeedsMask(row0, key0, BlockN, p.seqlenQ, p.seqlenK, causal)) {
+#pragma unroll
+                    for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+                        for (int half = 0; half < 2; ++half) {
+                            const int row = row0 + warpRow0 + mi * kMmaM + g + half * 8;
+                            const long long visible = attention::lastVisibleKey(row, p.seqlenQ, p.seqlenK, causal);
+                            const int lastKey = visible < p.seqlenK - 1 ? static_cast<int>(visible) : p.seqlenK - 1;
+#pragma unroll
+                            for (int nf = 0; nf < kNf; ++nf)
+#pragma unroll
+                                for (int e = 0; e < 2; ++e)
+                                    if (key0 + nf * kMmaN + 2 * t + e > lastKey) s[mi][nf][half * 2 + e] = -INFINITY;
+                        }
+                }
+                // Online softmax per row (two rows per m16 tile: g and g + 8), before waiting for V.
+#pragma unroll
+                for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+                    for (int half = 0; half < 2; ++half) {
+                        float tileMax = -INFINITY;
+#pragma unroll
+                        for (int nf = 0; nf < kNf; ++nf)
+                            tileMax = fmaxf(tileMax, fmaxf(s[mi][nf][half * 2], s[mi][nf][half * 2 + 1]));
+                        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 1));
+                        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 2));
+                        const float newMax = fmaxf(rowMaxRaw[mi][half], tileMax);
+                        const float maxScaled =
+                            newMax == -INFINITY ? 0.f : newMax * scaleLog2;  // a row without keys stays 0
+                        const float correction = fastExp2(rowMaxRaw[mi][half] * scaleLog2 - maxScaled);
+                        rowMaxRaw[mi][half] = newMax;
+                        float partial = 0.f;
+#pragma unroll
+                        for (int nf = 0; nf < kNf; ++nf) {
+                            const float x0 = fastExp2(fmaf(s[mi][nf][half * 2], scaleLog2, -maxScaled));
+                            const float x1 = fastExp2(fmaf(s[mi][nf][half * 2 + 1], scaleLog2, -maxScaled));
+                            partial += x0 + x1;
+                            probs[mi][nf][half] = device::packPair<T>(x0, x1);
+                        }
+                        rowSum[mi][half] = rowSum[mi][half] * correction + partial;
+#pragma unroll
+                        for (int df = 0; df < kDf; ++df) {
+                            acc[mi][df][half * 2] *= correction;
+                            acc[mi][df][half * 2 + 1] *= correction;
+                        }
+                    }
+            }                 // computes: S, mask, softmax
+            waitCopies();     // V of this tile has landed ...
+            __syncthreads();  // ... for every thread, and every warp is done reading K
+            if (tile + 1 < tiles) {
+                loadTile<T, BlockN, kThreads, kLog>(sKAddress, sK, k, qPitch, key0 + BlockN, p.seqlenK, qkChunks,
+                                                    p.headDim, vectorQK);
+                commitCopies();
+            }
+            if (!computes) continue;
+                // O += P V: the C fragments of key tiles 2kk and 2kk + 1 are the A fragment of P for
+                // keys [16 kk, 16 kk + 16); each ldmatrix.x4.trans of V gives two value-column tiles.
+#pragma unroll
+            for (int df = 0; df < kDf; df += 2) {
+                if (!kFa2 && df * kMmaN >= dvCols) break;
+#pragma unroll
+                for (int kk = 0; kk < BlockN / kMmaK; ++kk) {
+                    std::uint32_t b[4];
+                    ldmatrixX4Trans(b, laneQV.at(sVAddress, BlockN, kk * kMmaK, dvBase / kChunkElements + df));
+                    const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+#pragma unroll
+                    for (int mi = 0; mi < kMi; ++mi) {
+                        const std::uint32_t pa[4] = {probs[mi][2 * kk][0], probs[mi][2 * kk][1],
+                                                     probs[mi][2 * kk + 1][0], probs[mi][2 * kk + 1][1]};
+                        device::mma<T>(acc[mi][df], pa, b0);
+                        device::mma<T>(acc[mi][df + 1], pa, b1);
                     }
                 }
             }
-            // Scale into the exp2 domain, mask, and update the running max and sum per row.
+        }
+
+        if (computes) {
 #pragma unroll
-            for (int mi = 0; mi < kMi; ++mi) {
+            for (int mi = 0; mi < kMi; ++mi)
 #pragma unroll
                 for (int half = 0; half < 2; ++half) {
-                    const int row = row0 + warpRow0 + mi * kMmaM + l.g + half * 8;
-                    const long long lastKey = attention::lastVisibleKey(row, p.seqlenQ, p.seqlenK, causal);
-                    float rowMax = -INFINITY;
-#pragma unroll
-                    for (int nf = 0; nf < kNf; ++nf)
-#pragma unroll
-                        for (int e = 0; e < 2; ++e) {
-                            const int key = key0 + nf * kMmaN + 2 * l.t + e;
-                            float& x = s[mi][nf][half * 2 + e];
-                            x = (key < p.seqlenK && key <= lastKey) ? x * scaleLog2 : -INFINITY;
-                            rowMax = fmaxf(rowMax, x);
-                        }
-                    rowMax = fmaxf(rowMax, __shfl_xor_sync(0xffffffffu, rowMax, 1));
-                    rowMax = fmaxf(rowMax, __shfl_xor_sync(0xffffffffu, rowMax, 2));
-                    const float newMax = fmaxf(m[mi][half], rowMax);
-                    const float base = newMax == -INFINITY ? 0.f : newMax;  // a fully masked row stays at zero
-                    const float correction = exp2f(m[mi][half] - base);
-                    float partial = 0.f;
-#pragma unroll
-                    for (int nf = 0; nf < kNf; ++nf)
-#pragma unroll
-                        for (int e = 0; e < 2; ++e) {
-                            float& x = s[mi][nf][half * 2 + e];
-                            x = exp2f(x - base);
-                            partial += x;
-                        }
-                    sum[mi][half] = sum[mi][half] * correction + partial;
-                    m[mi][half] = newMax;
+                    float total = rowSum[mi][half];
+                    total += __shfl_xor_sync(0xffffffffu, total, 1);
+                    total += __shfl_xor_sync(0xffffffffu, total, 2);
+                    const int row = row0 + warpRow0 + mi * kMmaM + g + half * 8;
+                    if (row >= p.seqlenQ) continue;
+                    const float inverse = total > 0.f ? 1.f / total : 0.f;
+                    T* out = o + static_cast<long long>(row) * vPitch;
 #pragma unroll
                     for (int df = 0; df < kDf; ++df) {
-                        acc[mi][df][half * 2] *= correction;
-                        acc[mi][df][half * 2 + 1] *= correction;
+                        if (!kFa2 && df * kMmaN >= dvCols) break;
+                        const int col = dvBase + df * kMmaN + 2 * t;
+                        const float x0 = acc[mi][df][half * 2] * inverse, x1 = acc[mi][df][half * 2 + 1] * inverse;
+                        if (headDimV % 2 == 0) {
+                            if (col < headDimV)  // col even, head_dim_v even: col + 1 is in range too
+                                *reinterpret_cast<std::uint32_t*>(out + col) = device::packPair<T>(x0, x1);
+                        } else {
+                            if (col < headDimV) out[col] = device::fromFloat<T>(x0);
+                            if (col + 1 < headDimV) out[col + 1] = device::fromFloat<T>(x1);
+                        }
                     }
+                    if (dvBase == 0 && t == 0)
+                        p.lse[(batch * p.heads + head) * p.seqlenQ + row] =
+                            total > 0.f ? rowMaxRaw[mi][half] * p.softmaxScale + logf(total) : INFINITY;
                 }
-            }
-            // O += P V: the S accumulators of two n8 tiles form one A fragment of P.
-#pragma unroll
-            for (int kk = 0; kk < BlockN / kMmaK; ++kk) {
-#pragma unroll
-                for (int mi = 0; mi < kMi; ++mi) {
-                    const std::uint32_t a[4] = {device::packPair<T>(s[mi][2 * kk][0], s[mi][2 * kk][1]),
-                                                device::packPair<T>(s[mi][2 * kk][2], s[mi][2 * kk][3]),
-                                                device::packPair<T>(s[mi][2 * kk + 1][0], s[mi][2 * kk + 1][1]),
-                                                device::packPair<T>(s[mi][2 * kk + 1][2], s[mi][2 * kk + 1][3])};
-#pragma unroll
-                    for (int df = 0; df < kDf; ++df) {
-                        if (df * kMmaN >= dvCols) break;
-                        std::uint32_t b[2];
-                        device::loadBkMajor(b, sV, headDimVPad, dvBase + df * kMmaN, kk * kMmaK, l);
-                        device::mma<T>(acc[mi][df], a, b);
-                    }
-                }
-            }
-        }
-        if (!computes) continue;
-#pragma unroll
-        for (int mi = 0; mi < kMi; ++mi) {
-#pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                float total = sum[mi][half];
-                total += __shfl_xor_sync(0xffffffffu, total, 1);
-                total += __shfl_xor_sync(0xffffffffu, total, 2);
-                const int row = row0 + warpRow0 + mi * kMmaM + l.g + half * 8;
-                if (row >= p.seqlenQ) continue;
-                const float inverse = total > 0.f ? 1.f / total : 0.f;
-#pragma unroll
-                for (int df = 0; df < kDf; ++df) {
-                    for (int e = 0; e < 2; ++e) {
-                        const int col = dvBase + df * kMmaN + 2 * l.t + e;
-                        if (col < p.headDimV && df * kMmaN < dvCols)
-                            o[static_cast<long long>(row) * vPitch + col] = device::fromFloat<T>(acc[mi][df][half * 2 + e] * inverse);
-                    }
-                }
-                if (dvBase == 0 && l.t == 0)
-                    p.lse[(batch * p.heads + head) * p.seqlenQ + row] =
-                        total > 0.f ? m[mi][half] / kLog2e + logf(total) : INFINITY;
-            }
         }
     }
+    waitCopies();  // nothing is left in flight at exit
 #else
     (void)p;
     __trap();  // the planners refuse attention below sm_80 (unsupported_device)
@@ -219,25 +395,25 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
 }  // namespace attention_detail
 }  // namespace tilescope
 
-
 // Every attention kernel: FA2 head-dim buckets and tiles (kernel_traits.h: d, kBlockM, kBlockN,
-// warps) and the SM120 search tiles (any head dims, 4 warps, V in 64-column passes).
-// FA2(name, d, m, n, warps) / SM120(name, m, n, sheared)
-#define TILESCOPE_ATTENTION_KERNELS(FA2, SM120)          \
-    FA2(flash_fwd_d32_m128n128w4, 32, 128, 128, 4)      \
-    FA2(flash_fwd_d64_m128n128w4, 64, 128, 128, 4)      \
-    FA2(flash_fwd_d96_m128n64w4, 96, 128, 64, 4)        \
-    FA2(flash_fwd_d128_m128n64w4, 128, 128, 64, 4)      \
-    FA2(flash_fwd_d128_m128n32w4, 128, 128, 32, 4)      \
-    FA2(flash_fwd_d128_m64n64w4, 128, 64, 64, 4)        \
-    FA2(flash_fwd_d192_m128n64w8, 192, 128, 64, 8)      \
-    FA2(flash_fwd_d256_m128n64w8, 256, 128, 64, 8)      \
-    FA2(flash_fwd_d256_m64n64w4, 256, 64, 64, 4)        \
-    SM120(flash_fwd_sm120_m128n128, 128, 128, false)    \
-    SM120(flash_fwd_sm120_m128n64, 128, 64, false)      \
-    SM120(flash_fwd_sm120_m64n64, 64, 64, false)        \
-    SM120(flash_fwd_sm120_m64n64_sheared, 64, 64, true) \
-    SM120(flash_fwd_sm120_m64n48_sheared, 64, 48, true) \
-    SM120(flash_fwd_sm120_m48n64_sheared, 48, 64, true) \
-    SM120(flash_fwd_sm120_m32n64_sheared, 32, 64, true)
-
+// warps) and the SM120 search tiles (any head dims, 4 warps; dvmax: value columns one pass covers,
+// from the accumulator registers a warp's rows allow: 32 rows x 128 or 16 rows x 256, and 64 where
+// the planner only picks the tile for head dims <= 64).
+// FA2(name, d, m, n, warps) / SM120(name, m, n, dvmax)
+#define TILESCOPE_ATTENTION_KERNELS(FA2, SM120)        \
+    FA2(flash_fwd_d32_m128n128w4, 32, 128, 128, 4)     \
+    FA2(flash_fwd_d64_m128n128w4, 64, 128, 128, 4)     \
+    FA2(flash_fwd_d96_m128n64w4, 96, 128, 64, 4)       \
+    FA2(flash_fwd_d128_m128n64w4, 128, 128, 64, 4)     \
+    FA2(flash_fwd_d128_m128n32w4, 128, 128, 32, 4)     \
+    FA2(flash_fwd_d128_m64n64w4, 128, 64, 64, 4)       \
+    FA2(flash_fwd_d192_m128n64w8, 192, 128, 64, 8)     \
+    FA2(flash_fwd_d256_m128n64w8, 256, 128, 64, 8)     \
+    FA2(flash_fwd_d256_m64n64w4, 256, 64, 64, 4)       \
+    SM120(flash_fwd_sm120_m128n128, 128, 128, 64)      \
+    SM120(flash_fwd_sm120_m128n64, 128, 64, 128)       \
+    SM120(flash_fwd_sm120_m64n64, 64, 64, 256)         \
+    SM120(flash_fwd_sm120_m64n64_sheared, 64, 64, 256) \
+    SM120(flash_fwd_sm120_m64n48_sheared, 64, 48, 256) \
+    SM120(flash_fwd_sm120_m48n64_sheared, 48, 64, 256) \
+    SM120(flash_fwd_sm120_m32n64_sheared, 32, 64, 256)

@@ -4,13 +4,13 @@
 
 using tilescope::AttentionParams;
 
-#define TILESCOPE_FA2(NAME, D, BM, BN, W)                                                       \
-    extern "C" __global__ void __launch_bounds__(W * 32) NAME##_bf16(AttentionParams p) {     \
-        tilescope::attention_detail::flashForward<__nv_bfloat16, BM, BN, W, D, D, false>(p);    \
+#define TILESCOPE_FA2(NAME, D, BM, BN, W)                                                 \
+    extern "C" __global__ void __launch_bounds__(W * 32) NAME##_bf16(AttentionParams p) { \
+        tilescope::attention_detail::flashForward<__nv_bfloat16, BM, BN, W, D, D>(p);     \
     }
-#define TILESCOPE_SM120(NAME, BM, BN, SHEARED)                                                  \
-    extern "C" __global__ void __launch_bounds__(128) NAME##_bf16(AttentionParams p) {        \
-        tilescope::attention_detail::flashForward<__nv_bfloat16, BM, BN, 4, 0, 64, SHEARED>(p); \
+#define TILESCOPE_SM120(NAME, BM, BN, DVMAX)                                              \
+    extern "C" __global__ void __launch_bounds__(128) NAME##_bf16(AttentionParams p) {    \
+        tilescope::attention_detail::flashForward<__nv_bfloat16, BM, BN, 4, 0, DVMAX>(p); \
     }
 TILESCOPE_ATTENTION_KERNELS(TILESCOPE_FA2, TILESCOPE_SM120)
 #undef TILESCOPE_FA2
