@@ -1,5 +1,8 @@
 // awq_gemv device code, written from KERNELS.md section 1 (launch design of AutoAWQ_kernels
-// gemv_cuda.cu and quantization_new/gemv/gemv_cuda.cu; the code is ours).
+// gemv_cuda.cu and quantization_new/gemv/gemv_cuda.cu; the code is ours). Both kernels stream the
+// weights once from DRAM: several independent loads in flight per thread, activations in 16-byte
+// loads, nibbles dequantised in registers with the fp16 magic-number trick (prmt/lop3 + fma.f16x2),
+// products in fp16x2 flushed to fp32 every few words (well inside reference_check's 1e-2 bound).
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -12,110 +15,246 @@ namespace tilescope {
 namespace {
 
 constexpr int kWarpSize = 32;
-constexpr int kGemvWarps = 4;            // block (32, 4): one warp per output channel
-constexpr int kGemvWordsPerLoad = 4;     // 16-byte loads: 32 weights per lane and step
+constexpr int kGemvWarps = 4;                       // block (32, 4): one warp per output channel
+constexpr int kGemvSteps = 8;                       // words per lane per trip, all loads in flight together
+constexpr int kGemvTripWords = kGemvSteps * kWarpSize;  // 256 words = 2,048 k per warp and trip
 constexpr int kFastThreads = 256;
-constexpr int kFastRowsPerBlock = 8;     // two interleaved groups of 4 rows
-constexpr int kFastThreadsPerGroup = kFastThreads / 2;
-constexpr int kFastElementsPerLoad = 8;  // 8 int16 = 32 weights of one row
-constexpr int kFastSlotsPerWarp = 16;    // static smem: [batch][8 warps][16] floats = 512 B per batch row
+constexpr int kFastWarps = kFastThreads / kWarpSize;
+constexpr int kFastRowGroups = 2;                   // grid N/8: two interleaved groups of 4 rows per block
+constexpr int kFastGroupSize = 128;                 // the only one gemv_fast takes (upstream's template argument)
+constexpr int kFastOutputs = kFastRowGroups * awq::kFastInterleave;
+constexpr int kFastStepK = kFastThreads * awq::kFastChunk / awq::kFastInterleave;  // 2,048 k per step
+
+// ---- fp16x2 arithmetic on raw 32-bit registers (what the dequant helpers produce) ----
+__device__ __forceinline__ unsigned hfma2(unsigned a, unsigned b, unsigned c) {
+    unsigned d;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+__device__ __forceinline__ unsigned hmul2(unsigned a, unsigned b) {
+    unsigned d;
+    asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+__device__ __forceinline__ float pairSum(unsigned h2) {
+    const __half2 v = *reinterpret_cast<const __half2*>(&h2);
+    return __low2float(v) + __high2float(v);
+}
+__device__ __forceinline__ unsigned broadcastHalf(unsigned pair, int high) {
+    return __byte_perm(pair, 0u, high != 0 ? 0x3232u : 0x1010u);
+}
+__device__ __forceinline__ uint4 ldg4(const void* p) { return __ldg(static_cast<const uint4*>(p)); }
+__device__ __forceinline__ void prefetchL2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
 __device__ __forceinline__ float warpSum(float v) {
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
     return v;
 }
 
-// Batch-1 GEMV: grid (1, N/4, B), block (32, 4), no shared memory.
-__device__ __forceinline__ void gemvBody(const AwqGemvParams& p) {
-    const int n = static_cast<int>(blockIdx.y) * kGemvWarps + static_cast<int>(threadIdx.y);
-    const int row = static_cast<int>(blockIdx.z);
-    if (n >= p.n || row >= p.m) return;
-    const int wordsPerRow = p.k / awq::kNibblesPerWord;
-    const long long zw = awq::gemvZerosWidth(p.k, p.groupSize);
-    const auto* qweight = static_cast<const std::uint32_t*>(p.qweight) + static_cast<long long>(n) * wordsPerRow;
-    const auto* qzeros = static_cast<const std::uint32_t*>(p.qzeros) + n * zw;
+// ---- gemv: grid (1, N/4, B), block (32, 4), no shared memory ----
+// Lane l of the warp that owns row n takes words trip + l + 32 j (j < 8) of the row: each weight load is
+// 128 contiguous bytes per warp and each word's 8 activations are one 16-byte load, 512 contiguous bytes
+// per warp. A group (G/8 = 16 or 8 words) then spans 16 or 8 lanes of a step: the lane's group in step j
+// is j * (32 / wordsPerGroup) + lane / wordsPerGroup, selected from the trip's scales and zeros by
+// compile-time register index plus one lane-constant prmt / shift.
+template <int GroupSize>
+__device__ __forceinline__ void gemvRow(const AwqGemvParams& p, int n, int row) {
+    constexpr int kWordsPerGroup = GroupSize / awq::kNibblesPerWord;   // 16 (G=128) or 8 (G=64)
+    constexpr int kGroupsPerStep = kWarpSize / kWordsPerGroup;         // 2 or 4
+    constexpr int kTripGroups = kGemvSteps * kGroupsPerStep;           // 16 or 32 scales per trip
+    constexpr int kScaleVectors = kTripGroups / 8;                      // 16-byte scale loads per trip
+    constexpr int kWordsPerScaleVector = kGemvTripWords / kScaleVectors;
+    constexpr int kZeroWords = kTripGroups / awq::kNibblesPerWord;      // qzeros words per trip
+    constexpr int kWordsPerZeroWord = kGemvTripWords / kZeroWords;
+
+    const int lane = static_cast<int>(threadIdx.x);
+    const int words = p.k / awq::kNibblesPerWord;
+    const long long zw = awq::gemvZerosWidth(p.k, GroupSize);
+    const auto* qweight = static_cast<const unsigned*>(p.qweight) + static_cast<long long>(n) * words;
+    const auto* qzeros = static_cast<const unsigned*>(p.qzeros) + n * zw;
     const auto* scales = static_cast<const __half*>(p.scales) + n * zw * awq::kNibblesPerWord;
     const auto* input = static_cast<const __half*>(p.input) + static_cast<long long>(row) * p.k;
 
-    float sum = 0.f;
-    for (int word0 = static_cast<int>(threadIdx.x) * kGemvWordsPerLoad; word0 < wordsPerRow;
-         word0 += kWarpSize * kGemvWordsPerLoad) {
-        const uint4 packed = *reinterpret_cast<const uint4*>(qweight + word0);
-        const unsigned words[kGemvWordsPerLoad] = {packed.x, packed.y, packed.z, packed.w};
-        // 32 weights inside one 32-aligned k range: one group (G is 64 or 128).
-        const int k0 = word0 * awq::kNibblesPerWord;
-        const int group = k0 / p.groupSize;
-        const int zero = awq::nibbleAt(__ldg(qzeros + group / awq::kNibblesPerWord), group % awq::kNibblesPerWord);
-        const float scale = __half2float(scales[group]);
+    const int laneGroup = lane / kWordsPerGroup;  // 0..kGroupsPerStep-1
+    float acc = 0.f;
+    unsigned next[kGemvSteps];
 #pragma unroll
-        for (int w = 0; w < kGemvWordsPerLoad; ++w) {
-#pragma unroll
-            for (int i = 0; i < awq::kNibblesPerWord; ++i) {
-                const int k = k0 + w * awq::kNibblesPerWord + i;
-                sum += awq::dequantize(awq::nibbleAt(words[w], i), zero, scale) * __half2float(input[k]);
-            }
-        }
+    for (int j = 0; j < kGemvSteps; ++j) {
+        const int word = lane + kWarpSize * j;
+        next[j] = word < words ? __ldg(qweight + word) : 0u;
     }
-    sum = warpSum(sum);
-    if (threadIdx.x == 0) static_cast<__half*>(p.output)[static_cast<long long>(row) * p.n + n] = __float2half_rn(sum);
+    for (int trip = 0; trip < words; trip += kGemvTripWords) {
+        unsigned packed[kGemvSteps];
+#pragma unroll
+        for (int j = 0; j < kGemvSteps; ++j) packed[j] = next[j];
+        // The next trip's weights go out before this trip's arithmetic: two trips in flight per warp.
+#pragma unroll
+        for (int j = 0; j < kGemvSteps; ++j) {
+            const int word = trip + kGemvTripWords + lane + kWarpSize * j;
+            next[j] = word < words ? __ldg(qweight + word) : 0u;
+        }
+        uint4 x[kGemvSteps];
+#pragma unroll
+        for (int j = 0; j < kGemvSteps; ++j) {
+            const int word = trip + lane + kWarpSize * j;
+            x[j] = word < words ? ldg4(input + static_cast<long long>(word) * awq::kNibblesPerWord) : make_uint4(0, 0, 0, 0);
+        }
+        // This trip's groups: scales as fp16 pairs, zeros as nibbles shifted so the lane's own is at bits 0..3.
+        unsigned scalePairs[kTripGroups / 2];
+#pragma unroll
+        for (int v = 0; v < kScaleVectors; ++v) {
+            const uint4 s = trip + v * kWordsPerScaleVector < words
+                                ? ldg4(scales + (trip / kWordsPerGroup) + v * 8)
+                                : make_uint4(0, 0, 0, 0);
+            scalePairs[4 * v + 0] = s.x;
+            scalePairs[4 * v + 1] = s.y;
+            scalePairs[4 * v + 2] = s.z;
+            scalePairs[4 * v + 3] = s.w;
+        }
+        unsigned zeros[kZeroWords];
+#pragma unroll
+        for (int v = 0; v < kZeroWords; ++v)
+            zeros[v] = trip + v * kWordsPerZeroWord < words
+                           ? __ldg(qzeros + trip / kWordsPerZeroWord + v) >> (awq::kNibbleBits * laneGroup)
+                           : 0u;
+
+        unsigned sum2 = 0u;  // fp16x2 partial of this trip (8 words), flushed to fp32 below
+#pragma unroll
+        for (int j = 0; j < kGemvSteps; ++j) {
+            const int group = j * kGroupsPerStep;  // + laneGroup, folded into the shifts and selects
+            const unsigned z = (zeros[group / awq::kNibblesPerWord] >> (awq::kNibbleBits * (group % awq::kNibblesPerWord))) &
+                               awq::kNibbleMask;
+            const unsigned bias = awq::gemvZeroBias(z);
+            // Scale of group + laneGroup: pair (group + laneGroup) / 2, half (laneGroup % 2) as group is even.
+            unsigned pair = scalePairs[group / 2];
+            if (kGroupsPerStep == 4) pair = laneGroup >= 2 ? scalePairs[group / 2 + 1] : pair;
+            const unsigned scale2 = broadcastHalf(pair, laneGroup % 2);
+            const unsigned xs[4] = {x[j].x, x[j].y, x[j].z, x[j].w};
+            unsigned dot = 0u;
+#pragma unroll
+            for (int pr = 0; pr < 4; ++pr) {
+                const unsigned d = hfma2(awq::gemvPairMagic(packed[j], pr), awq::kGemvPairUnit, bias);  // q - z, exact
+                dot = pr == 0 ? hmul2(d, xs[pr]) : hfma2(d, xs[pr], dot);
+            }
+            sum2 = hfma2(dot, scale2, sum2);
+        }
+        acc += pairSum(sum2);
+    }
+    acc = warpSum(acc);
+    if (lane == 0) static_cast<__half*>(p.output)[static_cast<long long>(row) * p.n + n] = __float2half_rn(acc);
 }
 
-// gemv_fast: grid N/8, block 256, static smem 512 * B bytes for the cross-warp reduction.
-// Threads 0..127 read row group 2*blockIdx.x, 128..255 the next; a thread's 8 int16 always
-// belong to row (lane % 8) / 2 of its group, as the k-stride-64 interleave puts 16 int16 per row.
+__device__ __forceinline__ void gemvBody(const AwqGemvParams& p) {
+    const int n = static_cast<int>(blockIdx.y) * kGemvWarps + static_cast<int>(threadIdx.y);
+    const int row = static_cast<int>(blockIdx.z);
+    if (n >= p.n || row >= p.m) return;  // whole warps: the shuffles below stay full
+    if (p.groupSize == 64)
+        gemvRow<64>(p, n, row);
+    else
+        gemvRow<128>(p, n, row);
+}
+
+// ---- gemv_fast: grid N/8, block 256, static smem 512 * B bytes ----
+// Upstream's thread map: thread t reads int16 [8t, 8t + 8) of every 2,048-wide k step in both row groups
+// of the block, i.e. row (t / 2) % 4 of the group, k chunk 64 (t / 8) + 32 (t % 2); its 32 activations
+// per batch row are loaded once (four 16-byte loads) and serve both row groups. The step is consumed
+// one activation vector v at a time: vector v (pairs 4v..4v+3) meets pair b = v of each of the 4 words,
+// so only 8 dequantised pairs and one activation vector are live at once.
 template <int Batch>
 __device__ __forceinline__ void gemvFastBody(const AwqGemvParams& p) {
-    __shared__ float partial[Batch][kFastThreads / kWarpSize][kFastSlotsPerWarp];
+    // llm-awq quantization_new/gemv/gemv_cuda.cu: float out_smem[BlockSize / WARP_SIZE * 2][Num * kInterleave],
+    // Num = 2 * Batch: 512 * Batch bytes (the planner's figure); the reduction uses its first kFastWarps rows.
+    __shared__ float partial[2 * kFastWarps][Batch * kFastOutputs];
     const int tid = static_cast<int>(threadIdx.x);
-    const int groupInBlock = tid / kFastThreadsPerGroup;
-    const int local = tid % kFastThreadsPerGroup;
-    const long long rowGroup = static_cast<long long>(blockIdx.x) * 2 + groupInBlock;
-    const auto* qweight = static_cast<const std::int16_t*>(p.qweight) + rowGroup * p.k;
-    const auto* scales = static_cast<const __half*>(p.scales);
-    const auto* scaledZeros = static_cast<const __half*>(p.qzeros);
-    const auto* input = static_cast<const __half*>(p.input);
+    const int row = (tid / 2) % awq::kFastInterleave;
+    const int chunkK = (tid / 8) * awq::kFastKStride + (tid % 2) * awq::kFastChunk;  // k of the chunk in step 0
+    const int k = p.k;
+    // Row group g of the block is 4 rows below row group 0 in scales / scaled zeros and k int16 further in qweight.
+    const long long n0 = static_cast<long long>(blockIdx.x) * kFastOutputs + row;
+    const long long scaleStep = static_cast<long long>(kFastStepK / kFastGroupSize) * p.n;
+    long long metaAt = static_cast<long long>(chunkK / kFastGroupSize) * p.n + n0;
+    const std::int16_t* weights = static_cast<const std::int16_t*>(p.qweight) +
+                                  static_cast<long long>(blockIdx.x) * kFastRowGroups * k + tid * (awq::kFastChunk / awq::kFastInterleave);
+    const __half* input = static_cast<const __half*>(p.input) + chunkK;
+    const auto* scales = static_cast<const unsigned short*>(p.scales);
+    const auto* scaledZeros = static_cast<const unsigned short*>(p.qzeros);
 
-    float acc[Batch];
+    float acc[kFastRowGroups][Batch];
 #pragma unroll
-    for (int b = 0; b < Batch; ++b) acc[b] = 0.f;
+    for (int g = 0; g < kFastRowGroups; ++g)
+#pragma unroll
+        for (int b = 0; b < Batch; ++b) acc[g][b] = 0.f;
 
-    const int rowInGroup = (local % 8) / 2;
-    const long long n = rowGroup * awq::kFastInterleave + rowInGroup;
-    for (int pos = local * kFastElementsPerLoad; pos < p.k; pos += kFastThreadsPerGroup * kFastElementsPerLoad) {
-        const uint4 packed = *reinterpret_cast<const uint4*>(qweight + pos);
-        const unsigned pairs[4] = {packed.x, packed.y, packed.z, packed.w};
-        const int group = (pos / awq::kFastKStride * awq::kFastKStride) / p.groupSize;
-        const float scale = __half2float(scales[static_cast<long long>(group) * p.n + n]);
-        const float zeroTerm = __half2float(scaledZeros[static_cast<long long>(group) * p.n + n]);
+#pragma unroll 1
+    for (int kc = chunkK; kc < k; kc += kFastStepK) {
+        unsigned words[kFastRowGroups][4], scale2[kFastRowGroups], zero2[kFastRowGroups];
 #pragma unroll
-        for (int e = 0; e < kFastElementsPerLoad; ++e) {
-            const unsigned element = (pairs[e / 2] >> (16 * (e % 2))) & 0xffffu;
+        for (int g = 0; g < kFastRowGroups; ++g) {
+            const uint4 w = ldg4(weights + static_cast<long long>(g) * k);
+            words[g][0] = w.x;
+            words[g][1] = w.y;
+            words[g][2] = w.z;
+            words[g][3] = w.w;
+            scale2[g] = __ldg(scales + metaAt + g * awq::kFastInterleave) * 0x00010001u;
+            zero2[g] = __ldg(scaledZeros + metaAt + g * awq::kFastInterleave) * 0x00010001u;
+        }
+        weights += kFastStepK;
+        metaAt += scaleStep;
+        // The next step's weights head for L2 now, at no register cost: DRAM stays busy while this step
+        // waits and computes, and the registers stay low enough for four blocks per SM.
+        if (kc + kFastStepK < k) {
 #pragma unroll
-            for (int s = 0; s < awq::kFastInterleave; ++s) {
-                const awq::FastWeight where = awq::fastWeightAt(pos + e, s);
-                const float w = static_cast<float>(awq::nibbleAt(element, s)) * scale + zeroTerm;
+            for (int g = 0; g < kFastRowGroups; ++g) prefetchL2(weights + static_cast<long long>(g) * k);
+        }
+        unsigned dot[kFastRowGroups][Batch];
 #pragma unroll
-                for (int b = 0; b < Batch; ++b) acc[b] += w * __half2float(input[static_cast<long long>(b) * p.k + where.k]);
+        for (int v = 0; v < 4; ++v) {
+            // Pair b = v of word j is activation pair 4v + j (awq::fastPairActivation): q * s + (-z * s).
+            unsigned wq[kFastRowGroups][4];
+#pragma unroll
+            for (int g = 0; g < kFastRowGroups; ++g)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const unsigned magic = awq::fastPairMagic(words[g][j], v);
+                    const unsigned q = v % 2 == 0 ? hfma2(magic, awq::kHalf2One, awq::kHalf2Minus1024)
+                                                  : hfma2(magic, awq::kHalf2Sixteenth, awq::kHalf2Minus64);
+                    wq[g][j] = hfma2(q, scale2[g], zero2[g]);
+                }
+#pragma unroll
+            for (int b = 0; b < Batch; ++b) {
+                const uint4 x4 = ldg4(input + static_cast<long long>(b) * k + kc + 8 * v);
+                const unsigned xs[4] = {x4.x, x4.y, x4.z, x4.w};
+#pragma unroll
+                for (int g = 0; g < kFastRowGroups; ++g)
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        dot[g][b] = v == 0 && j == 0 ? hmul2(wq[g][j], xs[j]) : hfma2(wq[g][j], xs[j], dot[g][b]);
             }
         }
+#pragma unroll
+        for (int g = 0; g < kFastRowGroups; ++g)
+#pragma unroll
+            for (int b = 0; b < Batch; ++b) acc[g][b] += pairSum(dot[g][b]);  // 32 products per fp16 partial
     }
-    // Lanes l and l^16 hold the same row: fold, then lanes 0..15 publish one slot each.
+    // Lanes 2r, 2r+1, +8, +16 hold row r's partials of this warp: fold them, lanes 0,2,4,6 publish.
     const int warp = tid / kWarpSize, lane = tid % kWarpSize;
 #pragma unroll
-    for (int b = 0; b < Batch; ++b) {
-        const float v = acc[b] + __shfl_xor_sync(0xffffffffu, acc[b], 16);
-        if (lane < kFastSlotsPerWarp) partial[b][warp][lane] = v;
-    }
+    for (int g = 0; g < kFastRowGroups; ++g)
+#pragma unroll
+        for (int b = 0; b < Batch; ++b) {
+            float v = acc[g][b];
+            v += __shfl_xor_sync(0xffffffffu, v, 1);
+            v += __shfl_xor_sync(0xffffffffu, v, 8);
+            v += __shfl_xor_sync(0xffffffffu, v, 16);
+            if ((lane & 0x19) == 0) partial[warp][b * kFastOutputs + g * awq::kFastInterleave + lane / 2] = v;
+        }
     __syncthreads();
-    const int warpsPerGroup = kFastThreadsPerGroup / kWarpSize;
-    if (tid < Batch * kFastRowsPerBlock) {
-        const int b = tid / kFastRowsPerBlock, outRow = tid % kFastRowsPerBlock;
-        const int g = outRow / awq::kFastInterleave, r = outRow % awq::kFastInterleave;
+    if (tid < Batch * kFastOutputs) {
         float sum = 0.f;
-        for (int w = 0; w < warpsPerGroup; ++w)
-            for (int slot = 0; slot < kFastSlotsPerWarp; ++slot)
-                if ((slot % 8) / 2 == r) sum += partial[b][g * warpsPerGroup + w][slot];
-        const long long outN = static_cast<long long>(blockIdx.x) * kFastRowsPerBlock + outRow;
+#pragma unroll
+        for (int w = 0; w < kFastWarps; ++w) sum += partial[w][tid];
+        const int b = tid / kFastOutputs, out = tid % kFastOutputs;
+        const long long outN = static_cast<long long>(blockIdx.x) * kFastOutputs + out;
         static_cast<__half*>(p.output)[static_cast<long long>(b) * p.n + outN] = __float2half_rn(sum);
     }
 }

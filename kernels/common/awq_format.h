@@ -30,6 +30,35 @@ TILESCOPE_HD long long gemvZerosWidth(long long k, long long groupSize) {
     return (words + pad - 1) / pad * pad;
 }
 
+// GEMV kernel dequantisation, one packed word (8 consecutive k) at a time. Pair p (0..3) of a word is
+// nibbles 2p, 2p+1 (k = 2p, 2p+1, the natural fp16x2 pair of activations): byte p copied into bytes 0
+// and 2 (one prmt), then (bits & 0x00f0000f) | 0x64006400 (one lop3) reads as {1024 + n[2p], 1024 + 16 n[2p+1]}.
+inline constexpr unsigned kGemvPairMask = 0x00f0000fu;
+inline constexpr unsigned kHalf2Plus1024 = 0x64006400u;  // fp16x2 {1024, 1024}
+// fp16x2 {1, 1/16}: the fma multiplier that brings both lanes of a pair to 1024 + q and 64 + q.
+inline constexpr unsigned kGemvPairUnit = 0x2c003c00u;
+TILESCOPE_HD unsigned replicateByte(unsigned word, int byte) {
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(word, 0u, 0x1111u * static_cast<unsigned>(byte));
+#else
+    return ((word >> (8 * byte)) & 0xffu) * 0x01010101u;
+#endif
+}
+// (a & b) | c as one lop3 on the GPU.
+TILESCOPE_HD unsigned andOr(unsigned a, unsigned b, unsigned c) {
+#if defined(__CUDA_ARCH__)
+    unsigned r;
+    asm("lop3.b32 %0, %1, %2, %3, 0xea;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    return (a & b) | c;
+#endif
+}
+TILESCOPE_HD unsigned gemvPairMagic(unsigned word, int pair) { return andOr(replicateByte(word, pair), kGemvPairMask, kHalf2Plus1024); }
+// fp16x2 {-(1024 + z), -(64 + z)} (bits 0xe400 | z and 0xd400 | z << 4): fma(gemvPairMagic, kGemvPairUnit,
+// gemvZeroBias(z)) is exactly {n[2p] - z, n[2p+1] - z}, every operand and the result being small fp16 integers.
+TILESCOPE_HD unsigned gemvZeroBias(unsigned z) { return 0xd400e400u + z * 0x00100001u; }
+
 // ---- gemv_fast packing: int16 [N/4, K]; 4 output rows interleaved with k-stride 64 ----
 inline constexpr int kFastInterleave = 4;
 inline constexpr int kFastKStride = 64;
@@ -76,5 +105,21 @@ TILESCOPE_HD FastWeight fastWeightAt(long long position, int nibble) {
     const int original = (permuted / kFastChunk) * kFastChunk + fastOriginalOffset(permuted % kFastChunk);
     return {row, block * kFastKStride + original};
 }
+
+// gemv_fast kernel dequantisation. A thread's 16-byte load holds one row's 32-k chunk (int16 positions
+// 16 row + 8 c of a 64-k block); in its 32-bit word j, nibbles b and b + 4 (b = 0..3) are k = 8b + 2j and
+// 8b + 2j + 1 of the chunk: the pair (word >> 8 (b / 2)) & (b odd ? 0x00f000f0 : 0x000f000f) | 0x64006400
+// is {1024 + q, 1024 + q'} (b even) or {1024 + 16 q, 1024 + 16 q'} (b odd) against activation half2 4b + j.
+inline constexpr unsigned kFastLowMask = 0x000f000fu;
+inline constexpr unsigned kFastHighMask = 0x00f000f0u;
+TILESCOPE_HD unsigned fastPairMagic(unsigned word, int b) {
+    return andOr(b >= 2 ? word >> 8 : word, (b % 2) != 0 ? kFastHighMask : kFastLowMask, kHalf2Plus1024);
+}
+TILESCOPE_HD int fastPairActivation(int word, int b) { return 4 * b + word; }  // half2 index inside the 32-k chunk
+// fp16x2 {1, 1} / {1/16, 1/16} and {-1024, -1024} / {-64, -64}: fma to the integers q (exact).
+inline constexpr unsigned kHalf2One = 0x3c003c00u;
+inline constexpr unsigned kHalf2Sixteenth = 0x2c002c00u;
+inline constexpr unsigned kHalf2Minus1024 = 0xe400e400u;
+inline constexpr unsigned kHalf2Minus64 = 0xd400d400u;
 
 }  // namespace tilescope::awq

@@ -67,17 +67,20 @@ TEST(AwqFormat, FastLocationAndInverseAgreeOnEveryWeight) {
     EXPECT_EQ(fastLocation(4, 0, k).element, k);
 }
 
-// The gemv_fast kernel gives each of a row group's 128 threads 8 consecutive int16 per step
-// (stride 1,024) and assumes they all hold weights of row (thread % 8) / 2 of one 64-wide k block.
+// The gemv_fast kernel (upstream's thread map) gives each of the block's 256 threads 8 consecutive
+// int16 of both row groups per step (stride 2,048) and assumes they hold weights of row (thread / 2) % 4,
+// k chunk 64 (thread / 8) + 32 (thread % 2) of the step: one 32-k chunk, hence one group of 128.
 TEST(AwqFormat, GemvFastThreadReadsOneRowPerLoad) {
     const long long k = 4096;
-    for (int thread = 0; thread < 128; ++thread)
-        for (long long pos = thread * 8; pos < k; pos += 128 * 8)
+    for (int thread = 0; thread < 256; ++thread)
+        for (long long pos = thread * 8; pos < k; pos += 256 * 8)
             for (int e = 0; e < 8; ++e)
                 for (int s = 0; s < kFastInterleave; ++s) {
                     const FastWeight w = fastWeightAt(pos + e, s);
-                    ASSERT_EQ(w.row, (thread % 8) / 2) << thread << " " << pos;
-                    ASSERT_EQ(w.k / kFastKStride, pos / kFastKStride) << "one k block, hence one group of 128";
+                    ASSERT_EQ(w.row, (thread / 2) % 4) << thread << " " << pos;
+                    const long long chunk = (pos / 2048) * 2048 + (thread / 8) * kFastKStride + (thread % 2) * kFastChunk;
+                    ASSERT_GE(w.k, chunk) << thread << " " << pos;
+                    ASSERT_LT(w.k, chunk + kFastChunk) << thread << " " << pos;
                 }
 }
 
