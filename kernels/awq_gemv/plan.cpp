@@ -17,7 +17,9 @@ constexpr std::int64_t kFastMaxBatch = 7;
 constexpr std::int64_t kFastGroupSize = 128;
 constexpr std::int64_t kFastThreads = 256;
 constexpr std::int64_t kFastRowsPerBlock = 8;  // grid = N / 8
-constexpr std::int64_t kFastSmemPerRow = 512;  // static smem = 512 * batch bytes
+// static smem = 512 * batch bytes: llm-awq quantization_new/gemv/gemv_cuda.cu line 111, float
+// out_smem[256 / 32 * 2][2 * batch * 4] (AutoAWQ_kernels declares it extern and launches with none)
+constexpr std::int64_t kFastSmemPerRow = 512;
 constexpr std::int64_t kFastLoadK = 64;
 constexpr std::int64_t kPackNibbles = 8;       // int32 words hold 8 nibbles
 

@@ -120,6 +120,21 @@ TEST(AwqGemvFast, Batch1To7Launch) {
     }
 }
 
+// The static smem is llm-awq's declaration (awq/kernels/csrc/quantization_new/gemv/gemv_cuda.cu, line 111:
+// `__shared__ float out_smem[BlockSize / WARP_SIZE * 2][Num * kInterleave]`, BlockSize 256, Num = N_PER_BLOCK 2
+// x Batch, kInterleave 4), the one KERNELS.md pins. AutoAWQ_kernels' copy of the kernel
+// (awq_ext/quantization_new/gemv/gemv_cuda.cu, lines 123-124) declares `extern __shared__` instead and
+// launches with no dynamic smem (line 285): 0 bytes there.
+TEST(AwqGemvFast, StaticSmemIsLlmAwqsOutSmemDeclaration) {
+    constexpr int kBlockSize = 256, kWarpSize = 32, kNPerBlock = 2, kInterleave = 4;
+    for (int b = 1; b <= 7; ++b) {
+        const LaunchPlan p = plan("awq_gemv", "gemv_fast", "M=" + std::to_string(b), "h100-sxm");
+        const int declared = (kBlockSize / kWarpSize * 2) * (kNPerBlock * b * kInterleave) * static_cast<int>(sizeof(float));
+        EXPECT_EQ(p.staticSmem, declared) << b;
+        EXPECT_EQ(p.grid, (Dim3{4096 / (kNPerBlock * kInterleave), 1, 1}));  // n / N_PER_BLOCK / K_INTERLEAVE (llm-awq line 277)
+    }
+}
+
 TEST(AwqGemvFast, Batch8AndZeroAreUnsupported) {
     const LaunchPlan p = plan("awq_gemv", "gemv_fast", "M=8", "h100-sxm");
     EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
