@@ -404,6 +404,7 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
     FA2(flash_fwd_d32_m128n128w4, 32, 128, 128, 4)     \
     FA2(flash_fwd_d64_m128n128w4, 64, 128, 128, 4)     \
     FA2(flash_fwd_d96_m128n64w4, 96, 128, 64, 4)       \
+    FA2(flash_fwd_d96_m64n64w4, 96, 64, 64, 4)         \
     FA2(flash_fwd_d128_m128n64w4, 128, 128, 64, 4)     \
     FA2(flash_fwd_d128_m128n32w4, 128, 128, 32, 4)     \
     FA2(flash_fwd_d128_m64n64w4, 128, 64, 64, 4)       \
