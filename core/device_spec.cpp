@@ -9,6 +9,8 @@
 
 namespace tilescope {
 
+int toolkitCudaRuntime() { return TILESCOPE_CUDA_TOOLKIT_MAJOR; }
+
 using nlohmann::json;
 
 std::string ComputeCapability::toString() const {

@@ -20,6 +20,9 @@ struct ComputeCapability {
     friend auto operator<=>(const ComputeCapability&, const ComputeCapability&) = default;
 };
 
+// The CUDA runtime major version this build's toolkit ships (CMake's CUDAToolkit_VERSION_MAJOR).
+int toolkitCudaRuntime();
+
 struct DeviceSpec {
     std::string id;      // "h100-sxm", or "local:0" for a live GPU
     std::string name;    // product name
@@ -44,6 +47,10 @@ struct DeviceSpec {
     std::optional<double> memoryBandwidthGBps;  // nullopt: unknown
     std::optional<std::int64_t> l2Bytes;
     std::optional<int> smClockMhz;
+    // The CUDA runtime major version whose launch errors plans predict (launch_checks.h): not a
+    // figure of the GPU and never in device files; front-ends set it (--cuda, the Shape panel,
+    // the live runtime). The toolkit's by default.
+    int cudaRuntime = toolkitCudaRuntime();
 
     int maxWarpsPerSm() const { return warpSize > 0 ? maxThreadsPerSm / warpSize : 0; }
     std::string archName() const;  // "sm_89"

@@ -136,6 +136,8 @@ public:
 
     const DeviceSpec& planDevice() const { return *m_planDevice; }
     bool deviceNamed() const { return m_deviceNamed; }
+    // The CUDA runtime the log's text comes from, when the text tells: plans predict its error.
+    void cudaRuntime(int major) { m_cudaRuntime = major; }
 
     // Plans `family`/`variant` at the default shape with `values` set; the plan's fix and limit
     // fill the finding. `axis`: the parameter to sweep when the plan names none.
@@ -154,7 +156,8 @@ public:
             }
             shape[index] = v.value;
         }
-        const DeviceSpec& device = planDevice();
+        DeviceSpec device = planDevice();
+        if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
         LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
         const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) +
                                        " -d " + device.id;
@@ -265,6 +268,7 @@ private:
     const DeviceSpec* m_planDevice = nullptr;
     bool m_deviceNamed = false;
     std::string m_deviceNote;
+    std::optional<int> m_cudaRuntime;
 };
 
 // ---- signatures -------------------------------------------------------------------------
@@ -566,15 +570,10 @@ void buildBf16Device(FindingBuilder& b, const SvMatch&) {
     b.fallbackCommand("");
 }
 
-void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
+// A grid or block the runtime refused, in the kernel family the context names: sets the kernel,
+// plans the log's shape and returns true; false when no bundled family is named.
+bool planRejectedLaunch(FindingBuilder& b, const std::string& family) {
     auto& f = b.finding();
-    const DeviceSpec& device = b.planDevice();
-    const std::string family = b.familyFromContext();
-    f.title = "CUDA rejected a launch configuration (grid or block)";
-    f.explanation = "cudaErrorInvalidConfiguration: a grid dimension is 0 or over its limit (y and z: " +
-                    withThousands(device.maxGridDim[1]) + "), or the block is over " + withThousands(device.maxThreadsPerBlock) +
-                    " threads or its per-dimension limits.";
-    f.fix = "find the kernel with CUDA_LAUNCH_BLOCKING=1 and compare its grid and block with the device's limits";
     if (family == "awq_gemm") {
         b.kernel("awq_gemm", "legacy_grid_y");
         b.value("M", gemmM(b));
@@ -586,7 +585,7 @@ void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
         if (b.valueOf("M") && b.valueOf("N"))
             b.plan("awq_gemm", "legacy_grid_y", known(b, {"M", "N", "K", "group_size"}), "M");
         b.fallbackCommand("M");
-        return;
+        return true;
     }
     if (family == "awq_gemv") {
         b.kernel("awq_gemv", "gemv");
@@ -594,22 +593,38 @@ void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
         b.value("M", b.figure(LogFigure::Batch));
         if (b.valueOf("N")) b.plan("awq_gemv", "gemv", known(b, {"M", "N", "K", "group_size"}), "N");
         b.fallbackCommand("N");
-        return;
+        return true;
     }
     if (family == "attention") {
         b.kernel("attention", "fa2");
         attentionFigures(b);
         if (b.valueOf("batch") || b.valueOf("heads")) b.plan("attention", "fa2", attentionShape(b), "batch");
         b.fallbackCommand("batch");
-        return;
+        return true;
     }
     if (family == "gemm_bucket") {
         b.kernel("gemm_bucket", "oproj");
         b.value("M", gemmM(b));
         if (b.valueOf("M")) b.plan("gemm_bucket", "oproj", known(b, {"M", "N", "K"}), "M");
         b.fallbackCommand("M");
-        return;
+        return true;
     }
+    return false;
+}
+
+std::string launchLimitsText(const DeviceSpec& device) {
+    return "a grid dimension is 0 or over its limit (y and z: " + withThousands(device.maxGridDim[1]) +
+           "), or the block is over " + withThousands(device.maxThreadsPerBlock) + " threads or its per-dimension limits.";
+}
+
+void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    // This name and text are the CUDA 12.x (and older) runtime's; CUDA 13 says "invalid argument".
+    b.cudaRuntime(12);
+    f.title = "CUDA rejected a launch configuration (grid or block)";
+    f.explanation = "cudaErrorInvalidConfiguration: " + launchLimitsText(b.planDevice());
+    f.fix = "find the kernel with CUDA_LAUNCH_BLOCKING=1 and compare its grid and block with the device's limits";
+    if (planRejectedLaunch(b, b.familyFromContext())) return;
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
     b.fallbackCommand("");
@@ -730,15 +745,26 @@ void buildOutOfMemory(FindingBuilder& b, const SvMatch&) {
     b.fallbackCommand("");
 }
 
-void buildInvalidValue(FindingBuilder& b, const SvMatch&) {
+void buildInvalidValue(FindingBuilder& b, const SvMatch& match) {
     auto& f = b.finding();
-    const std::string family = b.familyFromContext();
-    if (!family.empty()) b.kernel(family, "");
-    f.title = "CUDA error: invalid argument (cudaErrorInvalidValue)";
-    f.explanation = "At a kernel launch this usually means dynamic shared memory over the device's opt-in limit (" +
+    const std::string matched = lowercaseAscii(match.str(0));
+    // Driver-API stacks (Triton, pycuda, numba) name the driver's error whatever the runtime; the
+    // runtime's own "CUDA error: invalid argument" at a launch is the CUDA 13 runtime's.
+    const bool driverApi = matched.find("cuda_error") != std::string::npos || matched.find("culaunch") != std::string::npos ||
+                           matched.find("triton") != std::string::npos;
+    if (!driverApi) b.cudaRuntime(13);
+    f.title = driverApi ? "CUDA driver API: invalid argument (CUDA_ERROR_INVALID_VALUE)"
+                        : "CUDA error: invalid argument (cudaErrorInvalidValue)";
+    f.explanation = "At a kernel launch this means the launch was refused: " + launchLimitsText(b.planDevice()) +
+                    " (the CUDA 13 runtime and the driver API report a bad grid or block this way; CUDA 12 runtimes say "
+                    "\"invalid configuration argument\"), or dynamic shared memory over the device's opt-in limit (" +
                     withThousands(b.planDevice().smemPerBlockOptin) + " B on " + b.planDevice().archName() +
-                    "): the cudaFuncSetAttribute call or the launch is refused.";
-    f.fix = "compare the kernel's dynamic shared memory with the device's opt-in limit; use a smaller tile, or a GPU with a larger limit";
+                    ") in cudaFuncSetAttribute or the launch.";
+    f.fix = "find the kernel with CUDA_LAUNCH_BLOCKING=1; compare its grid and block with the device's limits and its dynamic "
+            "shared memory with the opt-in limit";
+    if (planRejectedLaunch(b, b.familyFromContext())) return;
+    b.value("batch", b.figure(LogFigure::Batch));
+    b.value("seq", b.figure(LogFigure::Seq));
     b.fallbackCommand("");
 }
 
@@ -794,8 +820,13 @@ const std::vector<Signature>& signatures() {
         {"cuda.out_of_memory", {"out of memory", "outofmemory", "memoryallocation"},
          R"(CUDA out of memory|(?:CUDA error:\s*)?out of memory|cudaErrorMemoryAllocation|OutOfMemoryError)", V::OutOfMemory, true,
          buildOutOfMemory},
-        {"cuda.invalid_value", {"invalid argument", "invalidvalue"}, R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue)", V::InvalidLaunch, true,
-         buildInvalidValue},
+        // The runtime's text (CUDA 13 at a launch; any version at cudaFuncSetAttribute), and the
+        // driver API's as Triton ("Triton Error [CUDA]: invalid argument", triton-lang/triton #3299),
+        // pycuda ("cuLaunchKernel failed: invalid argument", tinygrad #625) and numba / Halide
+        // ("... CUDA_ERROR_INVALID_VALUE", numba #1055) print it.
+        {"cuda.invalid_value", {"invalid argument", "invalidvalue", "invalid_value"},
+         R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue|Triton Error \[CUDA\]:\s*invalid argument|cuLaunchKernel failed:\s*invalid argument|CUDA_ERROR_INVALID_VALUE)",
+         V::InvalidLaunch, true, buildInvalidValue},
     };
     return list;
 }

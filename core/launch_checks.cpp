@@ -13,6 +13,40 @@ void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingPara
     if (detail == PlanDetail::Full) plan.message = std::string(message);
 }
 
+LaunchRejection launchConfigurationRejection(int cudaRuntime) {
+    if (cudaRuntime >= kFirstCudaRuntimeWithInvalidValueLaunch) return {kCudaErrorInvalidValue, kInvalidValueText};
+    return {kCudaErrorInvalidConfiguration, kInvalidConfigurationText};
+}
+
+Result<int> parseCudaRuntime(std::string_view text) {
+    for (const int choice : kCudaRuntimeChoices)
+        if (text == std::to_string(choice)) return choice;
+    std::string choices;
+    for (const int choice : kCudaRuntimeChoices) choices += (choices.empty() ? "" : ", ") + std::to_string(choice);
+    return makeError("unknown CUDA runtime '" + std::string(text) + "'; choices: " + choices +
+                     " (the major version: launch errors differ between them)");
+}
+
+bool errorDependsOnCudaRuntime(const LaunchPlan& plan) {
+    if (plan.verdict != Verdict::InvalidLaunch || !plan.limit) return false;
+    const std::string_view name = plan.limit->name;
+    return name.starts_with("max_grid_dim") || name.starts_with("min_grid_dim") || name.starts_with("max_block_dim") ||
+           name == "max_threads_per_block";
+}
+
+std::string describeCudaError(const LaunchPlan& plan, int cudaRuntime) {
+    if (!plan.cudaError) return {};
+    auto named = [](const CudaErrorCode& e) { return std::string(e.name) + " (" + std::to_string(e.code) + ")"; };
+    std::string text = named(*plan.cudaError);
+    if (!errorDependsOnCudaRuntime(plan)) return text;
+    text += " on the CUDA " + std::to_string(cudaRuntime) + " runtime";
+    for (const int other : kCudaRuntimeChoices) {
+        const CudaErrorCode error = launchConfigurationRejection(other).error;
+        if (error.code != plan.cudaError->code) text += "; CUDA " + std::to_string(other) + ": " + named(error);
+    }
+    return text;
+}
+
 namespace {
 
 constexpr int kRegisterAllocationUnit = 256;  // registers are allocated per warp in units of 256
@@ -25,16 +59,17 @@ bool checkBlock(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     const std::int64_t dims[] = {plan.block.x, plan.block.y, plan.block.z};
     for (std::size_t i = 0; i < 3; ++i) {
         if (dims[i] < 1 || dims[i] > device.maxBlockDim[i]) {
-            failPlan(plan, Verdict::InvalidLaunch, {kNames[i], device.maxBlockDim[i], dims[i]}, -1, detail,
-                     kInvalidConfigurationText);
-            plan.cudaError = kCudaErrorInvalidConfiguration;
+            const LaunchRejection rejection = launchConfigurationRejection(device.cudaRuntime);
+            failPlan(plan, Verdict::InvalidLaunch, {kNames[i], device.maxBlockDim[i], dims[i]}, -1, detail, rejection.message);
+            plan.cudaError = rejection.error;
             return false;
         }
     }
     if (plan.threadsPerBlock() > device.maxThreadsPerBlock) {
+        const LaunchRejection rejection = launchConfigurationRejection(device.cudaRuntime);
         failPlan(plan, Verdict::InvalidLaunch, {"max_threads_per_block", device.maxThreadsPerBlock, plan.threadsPerBlock()},
-                 -1, detail, kInvalidConfigurationText);
-        plan.cudaError = kCudaErrorInvalidConfiguration;
+                 -1, detail, rejection.message);
+        plan.cudaError = rejection.error;
         return false;
     }
     return true;
@@ -49,8 +84,9 @@ bool checkGrid(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
         if (tooSmall || dims[i] > device.maxGridDim[i]) {
             const LimitHit hit = tooSmall ? LimitHit{kMinNames[i], 1, dims[i]}
                                           : LimitHit{kMaxNames[i], device.maxGridDim[i], dims[i]};
-            failPlan(plan, Verdict::InvalidLaunch, hit, plan.gridParameter[i], detail, kInvalidConfigurationText);
-            plan.cudaError = kCudaErrorInvalidConfiguration;
+            const LaunchRejection rejection = launchConfigurationRejection(device.cudaRuntime);
+            failPlan(plan, Verdict::InvalidLaunch, hit, plan.gridParameter[i], detail, rejection.message);
+            plan.cudaError = rejection.error;
             return false;
         }
     }
@@ -59,7 +95,9 @@ bool checkGrid(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
 
 bool checkSharedMemory(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     // Without the opt-in attribute the launch may use the default limit only; with it, the
-    // attribute itself is refused above smem_per_block_optin (cudaErrorInvalidValue).
+    // attribute itself is refused above smem_per_block_optin (cudaErrorInvalidValue, "invalid
+    // argument", from cudaFuncSetAttribute on every runtime; sources in KERNELS.md "Corrections":
+    // flash-attention hopper flash_fwd_launch_template.h, sglang issue #38980).
     const std::int64_t limit = plan.optsIntoLargeSmem ? device.smemPerBlockOptin : device.smemPerBlock;
     if (plan.totalSmem() <= limit) return true;
     failPlan(plan, Verdict::InvalidLaunch,

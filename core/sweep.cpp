@@ -102,15 +102,70 @@ SweepAxis defaultSweepAxis(const ParameterSpec& parameter, int parameterIndex, i
     return axis;
 }
 
+namespace {
+
+// A parameter that follows another when a shape holds them equal. A sweep of head_dim that leaves
+// head_dim_v at 128 is refused at every cell but one (the kernels need head_dim_v <= head_dim or
+// equal to it); a value head size equal to the query/key one is what a head_dim sweep means.
+struct TiedParameter {
+    std::string_view leader;
+    std::string_view follower;
+};
+constexpr TiedParameter kTiedParameters[] = {{"head_dim", "head_dim_v"}};
+
+}  // namespace
+
+void tieFollowers(SweepAxis& axis, const Shape& base, const ParameterList& parameters, const SweepAxis* other) {
+    axis.followers.clear();
+    if (axis.parameter < 0 || axis.parameter >= static_cast<int>(parameters.size()) || axis.parameter >= base.size()) return;
+    const std::string& name = parameters[static_cast<std::size_t>(axis.parameter)].name;
+    for (const auto& tie : kTiedParameters) {
+        if (name != tie.leader) continue;
+        const int follower = parameterIndex(parameters, tie.follower);
+        if (follower < 0 || follower >= base.size() || follower == axis.parameter) continue;
+        if (other && other->parameter == follower) continue;  // swept on its own
+        if (base[follower] == base[axis.parameter]) axis.followers.push_back(follower);
+    }
+}
+
+void setAxisValue(Shape& shape, const SweepAxis& axis, std::size_t index) {
+    const std::int64_t value = axis.values[index];
+    shape[axis.parameter] = value;
+    for (const int follower : axis.followers) shape[follower] = value;
+}
+
+std::string axisLabel(const SweepAxis& axis, const ParameterList& parameters) {
+    std::string label = parameters[static_cast<std::size_t>(axis.parameter)].name;
+    if (axis.followers.empty()) return label;
+    std::string names;
+    for (const int f : axis.followers) names += (names.empty() ? "" : ", ") + parameters[static_cast<std::size_t>(f)].name;
+    return label + " (" + names + " with it)";
+}
+
+std::string followerNote(const SweepAxis& axis, const ParameterList& parameters) {
+    std::string note;
+    for (const int f : axis.followers) {
+        if (!note.empty()) note += "; ";
+        note += parameters[static_cast<std::size_t>(f)].name + " moves with " +
+                parameters[static_cast<std::size_t>(axis.parameter)].name + " (equal in the base shape)";
+    }
+    return note;
+}
+
 BoundaryMap::BoundaryMap(KernelChoice kernel, DeviceSpec device, Shape base, SweepAxis x, std::optional<SweepAxis> y)
     : m_kernel(kernel), m_device(std::move(device)), m_base(base), m_x(std::move(x)), m_y(std::move(y)) {
+    if (m_kernel.family) {
+        const auto& parameters = m_kernel.family->parameters();
+        tieFollowers(m_x, m_base, parameters, m_y ? &*m_y : nullptr);
+        if (m_y) tieFollowers(*m_y, m_base, parameters, &m_x);
+    }
     m_cells.resize(static_cast<std::size_t>(cellCount()));
 }
 
 Shape BoundaryMap::shapeAt(int ix, int iy) const {
     Shape shape = m_base;
-    shape[m_x.parameter] = m_x.values[static_cast<std::size_t>(ix)];
-    if (m_y) shape[m_y->parameter] = m_y->values[static_cast<std::size_t>(iy)];
+    setAxisValue(shape, m_x, static_cast<std::size_t>(ix));
+    if (m_y) setAxisValue(shape, *m_y, static_cast<std::size_t>(iy));
     return shape;
 }
 

@@ -18,12 +18,25 @@ struct SweepAxis {
     int parameter = -1;
     std::vector<std::int64_t> values;
     AxisScale scale = AxisScale::Linear;  // Log2 when the values double (for plotting)
+    // Parameters set to the axis value at every step as well (tieFollowers fills it).
+    std::vector<int> followers;
 };
 
 // "M=1:4096:x2", "head_dim=32:512:+16", "M=1,2,3,640" (a range's end is included when hit).
 Result<SweepAxis> parseSweepAxis(std::string_view text, const ParameterList& parameters);
 // An axis over a parameter's whole range: doubling for Log2 parameters, else `count` even steps.
 SweepAxis defaultSweepAxis(const ParameterSpec& parameter, int parameterIndex, int count);
+
+// Fills `axis.followers`: the parameters that move with the swept one because `base` holds them
+// equal to it (head_dim_v with head_dim). `other` (a second axis) is never made a follower.
+// The one place this rule lives: CLI sweep, the Boundaries and Tiles pages all use it.
+void tieFollowers(SweepAxis& axis, const Shape& base, const ParameterList& parameters, const SweepAxis* other = nullptr);
+// Sets the axis parameter and its followers to value `index` of the axis.
+void setAxisValue(Shape& shape, const SweepAxis& axis, std::size_t index);
+// "head_dim", or "head_dim (head_dim_v with it)" when the axis has followers.
+std::string axisLabel(const SweepAxis& axis, const ParameterList& parameters);
+// "head_dim_v moves with head_dim (equal in the base shape)"; empty without followers.
+std::string followerNote(const SweepAxis& axis, const ParameterList& parameters);
 
 // What a map keeps per cell: enough to colour and rank it without any string.
 struct BoundaryCell {
@@ -38,6 +51,7 @@ struct BoundaryCell {
 class BoundaryMap {
 public:
     BoundaryMap() = default;
+    // Ties each axis's followers to it from `base` (tieFollowers).
     BoundaryMap(KernelChoice kernel, DeviceSpec device, Shape base, SweepAxis x, std::optional<SweepAxis> y);
 
     const KernelChoice& kernel() const { return m_kernel; }

@@ -26,9 +26,11 @@ TileSeries tileSeries(const KernelChoice& kernel, const DeviceSpec& device, cons
     TileSeries series;
     series.axis = axis;
     series.smCount = device.smCount;
-    for (const std::int64_t value : axis.values) {
+    tieFollowers(series.axis, base, kernel.family->parameters());
+    for (std::size_t i = 0; i < series.axis.values.size(); ++i) {
+        const std::int64_t value = series.axis.values[i];
         Shape shape = base;
-        shape[axis.parameter] = value;
+        setAxisValue(shape, series.axis, i);
         const LaunchPlan plan = kernel.family->plan(kernel.variant, shape, device, PlanDetail::Full);
         TilePoint point;
         point.value = value;

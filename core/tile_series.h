@@ -33,7 +33,7 @@ struct TileFigures {
 };
 
 struct TileSeries {
-    SweepAxis axis;
+    SweepAxis axis;  // with its followers tied from the base shape (tieFollowers)
     std::vector<std::string> tileNames;  // in order of first appearance along the axis
     std::vector<TilePoint> points;       // one per axis value
     std::vector<TileFigures> figures;    // one per tile name

@@ -232,8 +232,8 @@ void DiagnoseDock::diagnose() {
     if (count == 0) {
         m_details->clear();
         m_status->setText(tr("No known signature in %1 %2. Known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar "
-                             "buckets, shared-memory capacity and launch limits, invalid configuration argument, too many resources, "
-                             "out of memory.")
+                             "buckets, shared-memory capacity and launch limits, invalid configuration argument, invalid argument (CUDA 13 "
+                             "runtime, driver API), too many resources, out of memory.")
                               .arg(lines)
                               .arg(lines == 1 ? tr("line") : tr("lines")));
         return;

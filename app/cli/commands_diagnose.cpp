@@ -75,7 +75,8 @@ int runDiagnose(const std::string& path, bool json) {
     } else if (diagnosis->findings.empty()) {
         std::cout << name << ": no known signature in " << diagnosis->lineCount << " lines\n"
                   << "(known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar buckets, shared-memory capacity "
-                     "and launch limits, invalid configuration argument, too many resources, out of memory)\n";
+                     "and launch limits, invalid configuration argument, invalid argument (CUDA 13 runtime, driver API), too many "
+                     "resources, out of memory)\n";
     } else {
         const auto& findings = diagnosis->findings;
         std::cout << findings.size() << (findings.size() == 1 ? " finding" : " findings") << " in " << name << " ("

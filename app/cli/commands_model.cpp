@@ -8,8 +8,10 @@
 #include "app/cli/commands.h"
 #include "core/fix_finder.h"
 #include "core/json_io.h"
+#include "core/launch_checks.h"
 #include "core/sweep.h"
 #include "kernels/builtin_kernels.h"
+#include "kernels/runtime/device_query.h"
 
 namespace tilescope::cli {
 
@@ -31,6 +33,7 @@ struct KernelOptions {
     std::string variant;
     std::string device;
     std::string shape;
+    std::string cuda;  // --cuda 12|13; empty: the local runtime, else the toolkit's
 };
 
 void addKernelOptions(CLI::App* command, KernelOptions& options) {
@@ -40,6 +43,9 @@ void addKernelOptions(CLI::App* command, KernelOptions& options) {
                         "device id from the database (see 'tilescope-cli devices') or a device .json file "
                         "(default: " + database().defaultId() + ")");
     command->add_option("-s,--shape", options.shape, "parameters as NAME=VALUE,... (others keep their defaults)");
+    command->add_option("--cuda", options.cuda,
+                        "CUDA runtime major version whose launch errors to predict: 12 or 13 (default: the local "
+                        "runtime with a GPU, else this build's toolkit, " + std::to_string(toolkitCudaRuntime()) + ")");
 }
 
 struct Resolved {
@@ -52,6 +58,7 @@ Resolved resolve(const KernelOptions& options) {
     Resolved r{orUsageError(resolveKernel(builtinKernels(), options.kernel, options.variant)), {}, {}};
     r.device = orUsageError(resolveDevice(options.device.empty() ? database().defaultId() : options.device, database()));
     r.shape = orUsageError(parseShape(options.shape, r.kernel.family->parameters()));
+    r.device.cudaRuntime = options.cuda.empty() ? defaultCudaRuntime() : orUsageError(parseCudaRuntime(options.cuda));
     return r;
 }
 
@@ -129,8 +136,7 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
     if (plan.limit)
         rows.push_back({"limit", std::string(plan.limit->name) + " = " + withThousands(plan.limit->limit) + ", actual " +
                                      withThousands(plan.limit->actual)});
-    if (plan.cudaError)
-        rows.push_back({"cuda error", std::string(plan.cudaError->name) + " (" + std::to_string(plan.cudaError->code) + ")"});
+    if (plan.cudaError) rows.push_back({"cuda error", describeCudaError(plan, device.cudaRuntime)});
     if (!plan.fix.empty()) rows.push_back({"fix", plan.fix});
     const bool launched = plan.verdict >= Verdict::InvalidLaunch;
     if (launched) {
@@ -214,7 +220,10 @@ void printSweepText(const BoundaryMap& map) {
     const auto& parameters = map.kernel().family->parameters();
     const auto& xName = parameters[static_cast<std::size_t>(map.xAxis().parameter)].name;
     std::cout << map.kernel().family->name() << " / " << map.kernel().variantName() << " on " << map.device().id << " ("
-              << map.device().archName() << "), base " << formatShape(map.baseShape(), parameters) << "\n\n";
+              << map.device().archName() << "), base " << formatShape(map.baseShape(), parameters) << '\n';
+    for (const SweepAxis* axis : {&map.xAxis(), map.yAxis() ? &*map.yAxis() : nullptr})
+        if (axis && !axis->followers.empty()) std::cout << "note: " << followerNote(*axis, parameters) << '\n';
+    std::cout << '\n';
     if (!map.yAxis()) {
         // One row per run of equal verdicts: the boundaries are where the rows change.
         std::vector<std::vector<std::string>> rows{{xName, "verdict", "message (first value of the run)"}};
@@ -271,6 +280,8 @@ int runSweep(const SweepCommandOptions& o) {
         y = orUsageError(parseSweepAxis(o.y, parameters));
         if (y->parameter == x.parameter) throw UsageError{"--x and --y sweep the same parameter"};
     }
+    tieFollowers(x, r.shape, parameters, y ? &*y : nullptr);
+    if (y) tieFollowers(*y, r.shape, parameters, &x);
     if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true, o.flushL2);
     BoundaryMap map(r.kernel, r.device, r.shape, std::move(x), std::move(y));
     SweepOptions sweepOptions;

@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <optional>
+
 namespace tilescope {
 
 namespace {
@@ -36,6 +38,21 @@ GpuAvailability probeGpu() {
     return gpu;
 }
 
+namespace {
+constexpr int kRuntimeVersionPerMajor = 1000;  // cudaRuntimeGetVersion: 1000 * major + 10 * minor
+
+std::optional<int> runtimeMajor() {
+    int version = 0;
+    if (cudaRuntimeGetVersion(&version) != cudaSuccess || version <= 0) return std::nullopt;
+    return version / kRuntimeVersionPerMajor;
+}
+}  // namespace
+
+int defaultCudaRuntime() {
+    if (!probeGpu().available) return toolkitCudaRuntime();
+    return runtimeMajor().value_or(toolkitCudaRuntime());
+}
+
 Result<DeviceSpec> liveDeviceSpec(int ordinal, const DeviceDatabase& database) {
     cudaDeviceProp prop{};
     if (const cudaError_t status = cudaGetDeviceProperties(&prop, ordinal); status != cudaSuccess)
@@ -44,6 +61,7 @@ Result<DeviceSpec> liveDeviceSpec(int ordinal, const DeviceDatabase& database) {
     d.id = "local:" + std::to_string(ordinal);
     d.name = prop.name;
     d.source = "live GPU: cudaGetDeviceProperties";
+    d.cudaRuntime = runtimeMajor().value_or(toolkitCudaRuntime());  // the runtime `run` launches through
     d.computeCapability = {prop.major, prop.minor};
     d.smCount = prop.multiProcessorCount;
     d.warpSize = prop.warpSize;

@@ -19,6 +19,9 @@ GpuAvailability probeGpu();
 
 // DeviceSpec from cudaGetDeviceProperties; registers/thread from the database's architecture row.
 Result<DeviceSpec> liveDeviceSpec(int ordinal, const DeviceDatabase& database);
+// The CUDA runtime major version whose launch errors plans predict by default: this process's
+// runtime (cudaRuntimeGetVersion) where a GPU is present, else the toolkit's (toolkitCudaRuntime).
+int defaultCudaRuntime();
 // cudaSetDevice: later allocations and launches go to this GPU.
 Result<void> useDevice(int ordinal);
 
