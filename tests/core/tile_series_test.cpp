@@ -11,7 +11,7 @@ TEST(TileSeries, GemmBucketCellsFormAStaircaseWithPaddingWaste) {
     auto kernel = resolveKernel(builtinKernels(), "gemm_bucket", "");
     ASSERT_TRUE(kernel);
     const auto& p = kernel->family->parameters();
-    SweepAxis axis{parameterIndex(p, "M"), {}, AxisScale::Linear};
+    SweepAxis axis{parameterIndex(p, "M"), {}, AxisScale::Linear, {}};
     for (std::int64_t m = 1; m <= 600; ++m) axis.values.push_back(m);
     const TileSeries series = tileSeries(*kernel, *DeviceDatabase::embedded().find("h100-sxm"), Shape::defaults(p), axis);
     ASSERT_EQ(series.points.size(), 600u);
@@ -39,7 +39,7 @@ TEST(TileSeries, AttentionTileFollowsHeadDim) {
     ASSERT_TRUE(kernel);
     const auto& p = kernel->family->parameters();
     const int hd = parameterIndex(p, "head_dim");
-    SweepAxis axis{hd, {64, 128, 256}, AxisScale::Linear};
+    SweepAxis axis{hd, {64, 128, 256}, AxisScale::Linear, {}};
     Shape base = Shape::defaults(p);
     const TileSeries series = tileSeries(*kernel, *DeviceDatabase::embedded().find("rtx-5090"), base, axis);
     ASSERT_EQ(series.points.size(), 3u);
