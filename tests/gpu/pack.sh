@@ -46,9 +46,11 @@ fi
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 cp "$cli" "$out/bin/tilescope-cli"
+# Debug info is most of a RelWithDebInfo binary (69 of 75 MB): the bundle carries none.
+strip --strip-debug "$out/bin/tilescope-cli"
 # Libraries the target machine cannot be assumed to have. glibc, libstdc++/libgcc and the driver
 # (libcuda, loaded by the static CUDA runtime at run time) are the machine's own.
-system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|libcuda)\.so'
+system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|librt|libpthread|libutil|libresolv|libstdc\+\+|libgcc_s|libcuda)\.so'
 missing=$(ldd "$cli" | awk '/not found/ {print $1}')
 [ -z "$missing" ] || { echo "pack.sh: $cli needs libraries this machine lacks: $missing" >&2; exit 1; }
 ldd "$cli" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
