@@ -17,6 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
+import warnings
 
 ITERATIONS = 10
 WARMUP = 3
@@ -140,12 +141,16 @@ def int4_call(torch, m, n, k, group):
 def measure(name, build, timer):
     """`build()` makes the inputs and returns the call to time; any exception is the peer's refusal."""
     entry = {"peer": name, "median_us": None, "kernels": [], "error": None}
-    try:
-        fn = build()
-        fn()  # refusals (unsupported shape, backend) surface here
-        entry["median_us"], entry["kernels"] = timer.median_us(fn)
-    except Exception as e:  # a refusal is a result: keep its message
-        entry["error"] = f"{type(e).__name__}: {str(e).strip().splitlines()[0][:300] if str(e).strip() else ''}"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fn = build()
+            fn()  # refusals (unsupported shape, backend) surface here
+            entry["median_us"], entry["kernels"] = timer.median_us(fn)
+        except Exception as e:  # a refusal is a result: keep its message and SDPA's reasons (warnings)
+            first = str(e).strip().splitlines()[0][:300] if str(e).strip() else ""
+            reasons = [str(w.message).strip().splitlines()[0][:200] for w in caught if "profiler" not in str(w.message).lower()]
+            entry["error"] = f"{type(e).__name__}: {first}" + ("" if not reasons else " (" + "; ".join(reasons[:3]) + ")")
     return entry
 
 

@@ -23,7 +23,9 @@ def annotate(a):
         run = json.loads(text)
     except ValueError:
         run = {"kernel": a.kernel, "variant": a.variant, "fatal": True, "stdout": text[-2000:]}
-    run.update({"shape_text": a.shape, "expected_verdict": a.expected, "exit_code": a.exit_code, "dtype": a.dtype,
+    # gemm_bucket runs in bf16 whatever --dtype says (it applies to attention only).
+    dtype = "bf16" if a.kernel == "gemm_bucket" else a.dtype
+    run.update({"shape_text": a.shape, "expected_verdict": a.expected, "exit_code": a.exit_code, "dtype": dtype,
                 "stderr": open(a.stderr, errors="replace").read()[-2000:] if os.path.exists(a.stderr) else ""})
     print(json.dumps(run))
     return 0
@@ -85,7 +87,7 @@ def one_per_symbol(runs, fits):
     """The smallest launched, passing fp16 run of each kernel symbol (bytes moved as the size)."""
     chosen = {}
     for run in runs:
-        if run.get("dtype", "fp16") != "fp16" or not fits(run):
+        if run.get("dtype", "fp16") != ("bf16" if run.get("kernel") == "gemm_bucket" else "fp16") or not fits(run):
             continue
         symbol = run.get("symbol")
         size = run.get("plan", {}).get("bytes_moved") or 0
@@ -113,14 +115,20 @@ def ncu(a):
                                     "--launch-count", "1", "--metrics", ",".join(NCU_METRICS), "--log-file", log])
         entry = {"kernel": run["kernel"], "variant": run["variant"], "shape": run["shape_text"], "symbol": run["symbol"],
                  "exit_code": done.returncode, "metrics": {}}
-        rows = list(csv.reader(io.StringIO(open(log).read()))) if os.path.exists(log) else []
-        if len(rows) < 3:
-            entry["error"] = (done.stderr or done.stdout)[-800:]
+        # ncu writes its report (and its "==PROF==" lines) to the log file; should a version print
+        # it to stdout instead, it follows the CLI's JSON there. The header is the row naming the kernel.
+        text = (open(log, errors="replace").read() if os.path.exists(log) else "") + "\n" + done.stdout
+        if not report:  # the first launch's raw report, kept for tests of this parser
+            entry["raw"] = text[-4000:]
+        rows = [row for row in csv.reader(io.StringIO(text)) if row]
+        header_at = next((i for i, row in enumerate(rows) if "Kernel Name" in row), None)
+        data = [row for row in rows[header_at + 1:] if row and row[0].strip().isdigit()] if header_at is not None else []
+        if not data:
+            entry["error"] = ("ncu printed no metrics row: " + text[-600:] + (done.stderr or "")[-400:]).strip()
             mismatches += 1
         else:
-            header, values = rows[0], rows[2]  # row 1 holds the units
-            name_column = header.index("Kernel Name") if "Kernel Name" in header else None
-            entry["profiled"] = values[name_column] if name_column is not None else None
+            header, values = rows[header_at], data[0]
+            entry["profiled"] = values[header.index("Kernel Name")]
             for metric, ours_of in NCU_METRICS.items():
                 theirs = number(values[header.index(metric)]) if metric in header else None
                 try:
@@ -142,7 +150,7 @@ def sanitize(a):
     runs = load_runs(a.runs)
     chosen = {}
     for run in runs:  # the smallest passing launch of each variant
-        if run.get("dtype", "fp16") == "fp16" and launched_ok(run):
+        if run.get("dtype", "fp16") == ("bf16" if run.get("kernel") == "gemm_bucket" else "fp16") and launched_ok(run):
             key = (run["kernel"], run["variant"])
             size = run.get("plan", {}).get("bytes_moved") or 0
             if key not in chosen or size < chosen[key][0]:
