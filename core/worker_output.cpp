@@ -62,7 +62,8 @@ Result<Run> runFromWorkerJson(const ordered_json& j, const KernelRegistry& regis
                 record.externalId = optionalField<std::int64_t>(r, "external_id");
                 record.grid = dimField(r, "grid");
                 record.block = dimField(r, "block");
-                record.registersPerThread = optionalField<int>(r, "registers");
+                // The key recordToJson writes; "registers" was read here before, and lost every count.
+                record.registersPerThread = optionalField<int>(r, "registers_per_thread");
                 record.staticSmem = optionalField<std::int64_t>(r, "static_smem");
                 record.dynamicSmem = optionalField<std::int64_t>(r, "dynamic_smem");
                 record.localMemoryPerThread = optionalField<std::int64_t>(r, "local_memory_per_thread");

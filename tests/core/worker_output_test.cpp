@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "core/json_io.h"
 #include "core/worker_output.h"
 #include "kernels/builtin_kernels.h"
@@ -19,7 +21,7 @@ nlohmann::ordered_json workerObject(const LaunchPlan& plan, const ParameterList&
     j["records"] = nlohmann::ordered_json::array();
     j["records"].push_back({{"name", "awq_gemm_kernel"}, {"start_ns", 10}, {"end_ns", 30}, {"device", 0}, {"stream", 7},
                             {"correlation_id", 5}, {"grid", {1, 2, 3}}, {"block", {128, 1, 1}}, {"external_id", 1},
-                            {"registers", 96}, {"static_smem", 10496}, {"dynamic_smem", 0}, {"local_memory_per_thread", 0},
+                            {"registers_per_thread", 96}, {"static_smem", 10496}, {"dynamic_smem", 0}, {"local_memory_per_thread", 0},
                             {"shmem_limit_config", 0}});
     j["check"] = {{"max_relative_error", 0.5}, {"bound", 0.01}, {"passed", false}, {"rows", 16}};
     j["timing_us"] = {{"repeats", 3}, {"min", 1.0}, {"median", 2.0}, {"mean", 2.5}};
@@ -51,6 +53,28 @@ TEST(WorkerOutput, ReadsTheWorkersRunObject) {
     ASSERT_TRUE(run->gpu->timing);
     EXPECT_DOUBLE_EQ(run->gpu->timing->medianUs, 2.0);
     EXPECT_EQ(run->gpu->deviceName, "NVIDIA H100 80GB HBM3");
+}
+
+// A line `tilescope-cli run --json --flush-l2` printed on an H200 in the GPU check of 2026-11-30
+// (tests/data/gpu_check): the GUI's worker path must read what the CLI really writes.
+TEST(WorkerOutput, ReadsARunTheCliPrintedOnAnH200) {
+    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/gpu_check/h200_run_awq_gemv.json");
+    ASSERT_TRUE(in);
+    const auto j = nlohmann::ordered_json::parse(in);
+    auto run = runFromWorkerJson(j, builtinKernels());
+    ASSERT_TRUE(run) << run.error();
+    ASSERT_TRUE(run->gpu);
+    EXPECT_EQ(run->gpu->deviceName, "NVIDIA H200");
+    ASSERT_EQ(run->gpu->records.size(), 21U);  // the checked launch and 20 timed repeats
+    EXPECT_EQ(run->gpu->records.front().registersPerThread, 40);
+    EXPECT_EQ(run->gpu->records.front().grid, (Dim3{1, 1024, 1}));
+    ASSERT_TRUE(run->gpu->timing);
+    EXPECT_EQ(run->gpu->timing->source, "cupti");
+    EXPECT_TRUE(run->gpu->timing->l2Flushed);
+    EXPECT_EQ(run->gpu->timing->repeats, 20);
+    EXPECT_NEAR(run->gpu->timing->medianUs, 36.096, 1e-9);
+    ASSERT_TRUE(run->gpu->check);
+    EXPECT_TRUE(run->gpu->check->passed);
 }
 
 TEST(WorkerOutput, RejectsWhatIsNotARun) {
