@@ -89,11 +89,11 @@ TEST(AwqGemm, ShapeChecksInAutoAwqOrder) {
 TEST(AwqGemm, ZeroMOrZeroNGivesAZeroGrid) {
     const LaunchPlan m0 = plan("awq_gemm", "gemm", "M=0", "h100-sxm");
     EXPECT_EQ(m0.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(m0.message, "CUDA error: invalid configuration argument");
+    EXPECT_EQ(m0.message, test::defaultLaunchRejection().message);
     EXPECT_EQ(limitName(m0), "min_grid_dim_x");
     EXPECT_EQ(m0.limit->limit, 1);
     EXPECT_EQ(m0.limit->actual, 0);
-    EXPECT_EQ(m0.cudaError->code, 9);
+    EXPECT_EQ(m0.cudaError->code, test::defaultLaunchRejection().error.code);
     EXPECT_EQ(m0.fix, "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128)");
     EXPECT_EQ(plan("awq_gemm", "gemm", "N=0", "h100-sxm").verdict, Verdict::InvalidLaunch);
 }
@@ -113,15 +113,15 @@ TEST(AwqGemmLegacy, SeedShapeOverflowsGridY) {
     // grid.y = ceil(32768/16) * 5376/128 = 2048 * 42 = 86,016 > 65,535 (llm-awq issue #7).
     const LaunchPlan p = plan("awq_gemm", "legacy_grid_y", "M=32768,N=5376", "h100-sxm");
     EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(p.message, "CUDA error: invalid configuration argument");
+    EXPECT_EQ(p.message, test::defaultLaunchRejection().message);
     EXPECT_EQ(p.grid, (Dim3{1, 86016, 8}));
     EXPECT_EQ(p.block, (Dim3{32, 2, 1}));
     EXPECT_EQ(p.staticSmem, 10496);
     EXPECT_EQ(limitName(p), "max_grid_dim_y");
     EXPECT_EQ(p.limit->limit, 65535);
     EXPECT_EQ(p.limit->actual, 86016);
-    EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidConfiguration");
-    EXPECT_EQ(p.cudaError->code, 9);
+    EXPECT_EQ(p.cudaError->name, test::defaultLaunchRejection().error.name);
+    EXPECT_EQ(p.cudaError->code, test::defaultLaunchRejection().error.code);
     // Largest passing M: ceil(M/16) * 42 <= 65,535 -> ceil(M/16) <= 1,560 -> M <= 24,960.
     EXPECT_EQ(p.fix, "nearest passing M: 24960 (M=24960,N=5376,K=4096,group_size=128); or use the default gemm "
                      "variant: upstream fixed this by flattening the grid into grid.x");

@@ -8,6 +8,7 @@
 
 #include "core/device_spec.h"
 #include "core/fix_finder.h"
+#include "core/launch_checks.h"
 #include "core/launch_plan.h"
 #include "kernels/builtin_kernels.h"
 
@@ -30,6 +31,10 @@ inline Shape shape(const KernelChoice& k, std::string_view text) {
     if (!parsed) throw std::logic_error(parsed.error());
     return *parsed;
 }
+
+// What a grid or block over its limit raises on the runtime database devices default to (this
+// build's toolkit); cuda_runtime_test.cpp checks each runtime's name and text.
+inline LaunchRejection defaultLaunchRejection() { return launchConfigurationRejection(toolkitCudaRuntime()); }
 
 // What `tilescope-cli plan` computes: Full detail and the fix, devices from the embedded database.
 inline LaunchPlan plan(std::string_view family, std::string_view variant, std::string_view shapeText,

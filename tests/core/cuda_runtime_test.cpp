@@ -1,0 +1,193 @@
+// Launch errors per CUDA runtime (issue 12): a grid or block over its limit is
+// cudaErrorInvalidConfiguration on CUDA 12 and cudaErrorInvalidValue on CUDA 13; shared memory
+// over the opt-in limit is cudaErrorInvalidValue on both.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/diagnosis.h"
+#include "core/kernel_resources.h"
+#include "core/launch_checks.h"
+#include "core/sweep.h"
+#include "test_support.h"
+
+namespace tilescope {
+namespace {
+
+using test::device;
+
+DeviceSpec withRuntime(std::string_view id, int runtime) {
+    DeviceSpec spec = device(id);
+    spec.cudaRuntime = runtime;
+    return spec;
+}
+
+struct RuntimeRow {
+    int runtime;
+    std::string_view message;
+    std::string_view name;
+    int code;
+};
+constexpr RuntimeRow kRows[] = {
+    {12, "CUDA error: invalid configuration argument", "cudaErrorInvalidConfiguration", 9},
+    {13, "CUDA error: invalid argument", "cudaErrorInvalidValue", 1},
+};
+
+TEST(CudaRuntime, DatabaseDevicesDefaultToTheToolkit) {
+    EXPECT_EQ(device("h100-sxm").cudaRuntime, toolkitCudaRuntime());
+    EXPECT_EQ(DeviceSpec{}.cudaRuntime, toolkitCudaRuntime());
+}
+
+TEST(CudaRuntime, GridYOverflowOfTheSeedShape) {
+    // legacy_grid_y at M=32768, N=5376: grid.y = 86,016 > 65,535.
+    for (const auto& row : kRows) {
+        SCOPED_TRACE(row.runtime);
+        const LaunchPlan p = test::planOn("awq_gemm", "legacy_grid_y", "M=32768,N=5376", withRuntime("h100-sxm", row.runtime));
+        EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+        EXPECT_EQ(p.message, row.message);
+        ASSERT_TRUE(p.cudaError);
+        EXPECT_EQ(p.cudaError->name, row.name);
+        EXPECT_EQ(p.cudaError->code, row.code);
+        ASSERT_TRUE(p.limit);
+        EXPECT_EQ(p.limit->name, "max_grid_dim_y");
+        EXPECT_TRUE(errorDependsOnCudaRuntime(p));
+    }
+}
+
+TEST(CudaRuntime, BlockOverTheThreadLimit) {
+    for (const auto& row : kRows) {
+        SCOPED_TRACE(row.runtime);
+        LaunchPlan p;
+        p.block = {2048, 1, 1};  // the block the H200 check launched
+        finishLaunch(p, withRuntime("h100-sxm", row.runtime), KernelResourceTable{}, PlanDetail::Full);
+        EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
+        EXPECT_EQ(p.message, row.message);
+        ASSERT_TRUE(p.cudaError);
+        EXPECT_EQ(p.cudaError->code, row.code);
+    }
+}
+
+TEST(CudaRuntime, SharedMemoryOverTheOptInLimitIsInvalidValueOnBoth) {
+    for (const auto& row : kRows) {
+        SCOPED_TRACE(row.runtime);
+        const DeviceSpec spec = withRuntime("h100-sxm", row.runtime);
+        LaunchPlan p;
+        p.block = {128, 1, 1};
+        p.optsIntoLargeSmem = true;
+        p.dynamicSmem = spec.smemPerBlockOptin + 1;
+        finishLaunch(p, spec, KernelResourceTable{}, PlanDetail::Full);
+        EXPECT_EQ(p.message, "CUDA error: invalid argument");
+        ASSERT_TRUE(p.cudaError);
+        EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidValue");
+        EXPECT_FALSE(errorDependsOnCudaRuntime(p));
+        EXPECT_EQ(describeCudaError(p, row.runtime), "cudaErrorInvalidValue (1)");
+    }
+}
+
+TEST(CudaRuntime, DescriptionNamesTheOtherRuntime) {
+    const LaunchPlan on12 = test::planOn("awq_gemm", "legacy_grid_y", "M=32768,N=5376", withRuntime("h100-sxm", 12));
+    EXPECT_EQ(describeCudaError(on12, 12),
+              "cudaErrorInvalidConfiguration (9) on the CUDA 12 runtime; CUDA 13: cudaErrorInvalidValue (1)");
+    const LaunchPlan on13 = test::planOn("awq_gemm", "legacy_grid_y", "M=32768,N=5376", withRuntime("h100-sxm", 13));
+    EXPECT_EQ(describeCudaError(on13, 13),
+              "cudaErrorInvalidValue (1) on the CUDA 13 runtime; CUDA 12: cudaErrorInvalidConfiguration (9)");
+}
+
+TEST(CudaRuntime, ParsesTheChoices) {
+    EXPECT_EQ(parseCudaRuntime("12").value(), 12);
+    EXPECT_EQ(parseCudaRuntime("13").value(), 13);
+    for (const char* bad : {"11", "12.4", "", "cuda13"}) {
+        const auto parsed = parseCudaRuntime(bad);
+        ASSERT_FALSE(parsed.ok()) << bad;
+        EXPECT_NE(parsed.error().find("choices: 12, 13"), std::string::npos) << parsed.error();
+    }
+}
+
+TEST(CudaRuntime, SweepCellsCarryTheRuntimesText) {
+    const KernelChoice k = test::kernel("awq_gemm", "legacy_grid_y");
+    auto x = parseSweepAxis("M=65536", k.family->parameters());
+    ASSERT_TRUE(x.ok());
+    for (const auto& row : kRows) {
+        BoundaryMap map(k, withRuntime("h100-sxm", row.runtime), test::shape(k, "N=5376"), *x, std::nullopt);
+        ASSERT_TRUE(evaluateBoundaryMap(map));
+        EXPECT_EQ(map.cell(0, 0).verdict, Verdict::InvalidLaunch);
+        EXPECT_EQ(map.planAt(0, 0, nullptr).message, row.message);
+    }
+}
+
+// ---- diagnose: each runtime's text and the driver API's, as the stacks print them ----------------
+
+DiagnosisFinding onlyFinding(const std::string& text) {
+    auto d = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded());
+    EXPECT_TRUE(d.ok());
+    if (!d.ok() || d->findings.size() != 1) {
+        ADD_FAILURE() << "expected one finding in: " << text;
+        return {};
+    }
+    return d->findings.front();
+}
+
+struct DiagnoseRow {
+    const char* source;
+    const char* text;
+    const char* signature;
+};
+
+TEST(CudaRuntimeDiagnose, RecognisesEveryForm) {
+    // Each line as published in the named report (the cause there: a grid or block over a limit,
+    // except ComfyUI's, whose cause the report does not say).
+    const DiagnoseRow rows[] = {
+        {"ml-explore/mlx #2267 (CUDA 12 runtime)", "RuntimeError: kernel launch failed: invalid configuration argument\n",
+         "cuda.invalid_configuration"},
+        {"pytorch/FBGEMM #2639 (CUDA 12 runtime)", "c10::Error: CUDA error: invalid configuration argument\n", "cuda.invalid_configuration"},
+        {"Comfy-Org/ComfyUI #10862 (runtime text)",
+         "RuntimeError: CUDA error: invalid argument\n"
+         "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n"
+         "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n",
+         "cuda.invalid_value"},
+        {"triton-lang/triton #3299 (driver API)", "RuntimeError: Triton Error [CUDA]: invalid argument\n", "cuda.invalid_value"},
+        {"tinygrad/tinygrad #625 (pycuda, driver API)", "pycuda._driver.LogicError: cuLaunchKernel failed: invalid argument\n",
+         "cuda.invalid_value"},
+        {"numba/numba #1055 (driver API)",
+         "numba.cuda.cudadrv.driver.CudaAPIError: Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE\n", "cuda.invalid_value"},
+        {"TUE-EE-ES/HalideAutoGPU #5 (driver API)", "Error: CUDA: cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE\n", "cuda.invalid_value"},
+    };
+    for (const auto& row : rows) {
+        SCOPED_TRACE(row.source);
+        const DiagnosisFinding f = onlyFinding(row.text);
+        EXPECT_EQ(f.signature, row.signature);
+        EXPECT_EQ(f.kind, Verdict::InvalidLaunch);
+        if (std::string_view(row.signature) == "cuda.invalid_value") {
+            EXPECT_NE(f.explanation.find("grid dimension"), std::string::npos) << f.explanation;
+        }
+    }
+}
+
+TEST(CudaRuntimeDiagnose, EachRuntimesTextPlansWithThatRuntime) {
+    // The shared awq_legacy_grid.log as the CUDA 12 runtime prints it, and the same launch as the
+    // CUDA 13 runtime prints it: "invalid argument" (measured on the H200, issue 12).
+    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/logs/awq_legacy_grid.log", std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string cuda12 = text.str();
+    const std::string from = "CUDA error: invalid configuration argument";
+    const auto at = cuda12.find(from);
+    ASSERT_NE(at, std::string::npos);
+    std::string cuda13 = cuda12;
+    cuda13.replace(at, from.size(), "CUDA error: invalid argument");
+    for (const auto& [log, runtime] : {std::pair{cuda12, 12}, std::pair{cuda13, 13}}) {
+        SCOPED_TRACE(runtime);
+        const DiagnosisFinding f = onlyFinding(log);
+        EXPECT_EQ(f.family, "awq_gemm");
+        EXPECT_EQ(f.variant, "legacy_grid_y");
+        ASSERT_TRUE(f.plan);
+        EXPECT_EQ(f.plan->verdict, Verdict::InvalidLaunch);
+        EXPECT_EQ(f.plan->message, launchConfigurationRejection(runtime).message);
+        ASSERT_TRUE(f.limit);
+        EXPECT_EQ(f.limit->actual, 86016);
+    }
+}
+
+}  // namespace
+}  // namespace tilescope
