@@ -29,11 +29,16 @@ int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t
 bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
     auto masked = [](const BoundaryJob& job) {
         Shape s = job.base;
-        s[job.x.parameter] = 0;
-        if (job.y) s[job.y->parameter] = 0;
+        for (const SweepAxis* axis : {&job.x, job.y ? &*job.y : nullptr}) {
+            if (!axis) continue;
+            s[axis->parameter] = 0;
+            for (const int f : axis->followers) s[f] = 0;
+        }
         return s;
     };
-    auto sameAxis = [](const SweepAxis& p, const SweepAxis& q) { return p.parameter == q.parameter && p.values == q.values; };
+    auto sameAxis = [](const SweepAxis& p, const SweepAxis& q) {
+        return p.parameter == q.parameter && p.values == q.values && p.followers == q.followers;
+    };
     return a.kernel.family == b.kernel.family && a.kernel.variant == b.kernel.variant && a.device.id == b.device.id &&
            a.compare.has_value() == b.compare.has_value() && (!a.compare || a.compare->id == b.compare->id) &&
            sameAxis(a.x, b.x) && a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) &&
@@ -249,6 +254,9 @@ void BoundaryPage::axisControlsEdited() {
 void BoundaryPage::requestMap() {
     if (m_x.parameter < 0 || m_x.parameter >= static_cast<int>(m_state->parameters().size())) return;
     BoundaryJob job{0, m_state->kernel(), m_state->device(), std::nullopt, m_state->shape(), m_x, m_y};
+    // Tied here as well as in the map, so a shape edit that ties or unties head_dim_v redraws it.
+    tieFollowers(job.x, job.base, m_state->parameters(), job.y ? &*job.y : nullptr);
+    if (job.y) tieFollowers(*job.y, job.base, m_state->parameters(), &job.x);
     if (const DeviceSpec* compare = m_state->compareDevice()) job.compare = *compare;
     if (m_lastJob && sameInputs(*m_lastJob, job)) {
         m_lastJob->base = job.base;
@@ -293,15 +301,13 @@ void BoundaryPage::showResult() {
     m_plot->xAxis->setRange(-0.5, w - 0.5);
     m_plot->yAxis->setRange(-0.5, h - 0.5);
     applyTicks(m_plot->xAxis, map.xAxis());
-    const auto& xs = parameters[static_cast<std::size_t>(map.xAxis().parameter)];
-    m_plot->xAxis->setLabel(QString::fromStdString(xs.name) + (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+    m_plot->xAxis->setLabel(QString::fromStdString(axisLabel(map.xAxis(), parameters)) + (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
     if (map.yAxis()) {
         applyTicks(m_plot->yAxis, *map.yAxis());
-        const auto& ys = parameters[static_cast<std::size_t>(map.yAxis()->parameter)];
-        m_plot->yAxis->setLabel(QString::fromStdString(ys.name) + (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+        m_plot->yAxis->setLabel(QString::fromStdString(axisLabel(*map.yAxis(), parameters)) + (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-        m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(xs.name)));
+        m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))));
     }
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setVisible(false);
@@ -401,8 +407,8 @@ void BoundaryPage::click(QMouseEvent* event) {
     const BoundaryMap& map = m_result->map;
     if (map.kernel().family != m_state->kernel().family) return;
     Shape shape = m_state->shape();
-    shape[map.xAxis().parameter] = map.xAxis().values[static_cast<std::size_t>(cell->first)];
-    if (map.yAxis()) shape[map.yAxis()->parameter] = map.yAxis()->values[static_cast<std::size_t>(cell->second)];
+    setAxisValue(shape, map.xAxis(), static_cast<std::size_t>(cell->first));
+    if (map.yAxis()) setAxisValue(shape, *map.yAxis(), static_cast<std::size_t>(cell->second));
     m_state->setShape(shape);
 }
 

@@ -1,6 +1,10 @@
 #include "ui/explorer_state.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/fix_finder.h"
+#include "core/launch_checks.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {
@@ -41,7 +45,9 @@ bool ExplorerState::setDevice(const QString& id) {
     const DeviceSpec* found = database().find(id.toStdString());
     if (!found) return false;
     if (found->id == m_device.id) return true;
+    const int runtime = m_device.cudaRuntime;
     m_device = *found;
+    m_device.cudaRuntime = runtime;
     replan();
     emit changed();
     return true;
@@ -56,6 +62,7 @@ bool ExplorerState::setCompareDevice(const QString& id) {
         if (!found) return false;
         if (m_compare && m_compare->id == found->id) return true;
         m_compare = *found;
+        m_compare->cudaRuntime = m_device.cudaRuntime;
     }
     replan();
     emit changed();
@@ -68,6 +75,16 @@ bool ExplorerState::setShape(const Shape& shape) {
         if (!checkParameterValue(parameters()[static_cast<std::size_t>(i)], shape[i])) return false;
     if (shape == m_shape) return true;
     m_shape = shape;
+    replan();
+    emit changed();
+    return true;
+}
+
+bool ExplorerState::setCudaRuntime(int major) {
+    if (std::find(std::begin(kCudaRuntimeChoices), std::end(kCudaRuntimeChoices), major) == std::end(kCudaRuntimeChoices)) return false;
+    if (major == m_device.cudaRuntime) return true;
+    m_device.cudaRuntime = major;
+    if (m_compare) m_compare->cudaRuntime = major;
     replan();
     emit changed();
     return true;

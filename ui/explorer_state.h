@@ -25,6 +25,8 @@ public:
     const DeviceSpec& device() const { return m_device; }
     const DeviceSpec* compareDevice() const { return m_compare ? &*m_compare : nullptr; }
     const Shape& shape() const { return m_shape; }
+    // The CUDA runtime major version whose launch errors the plans predict (both devices share it).
+    int cudaRuntime() const { return m_device.cudaRuntime; }
     const LaunchPlan& plan() const { return m_plan; }
     const LaunchPlan* comparePlan() const { return m_comparePlan ? &*m_comparePlan : nullptr; }
     // "model": this build plans without a GPU runtime; live GPU runs go through the CLI worker.
@@ -36,6 +38,7 @@ public:
     bool setDevice(const QString& id);
     bool setCompareDevice(const QString& id);  // empty: no comparison
     bool setShape(const Shape& shape);
+    bool setCudaRuntime(int major);  // one of kCudaRuntimeChoices (core/launch_checks.h)
     bool setParameter(int index, std::int64_t value);
     bool setShapeText(const QString& text);  // "M=32768,N=5376"
     // Applies plan().fixShape; false when the plan has none.

@@ -136,16 +136,19 @@ bool GpuRunController::startRun(const KernelChoice& kernel, const Shape& shape, 
                  {modelPlan}, parameters);
 }
 
-bool GpuRunController::startSweep(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
+bool GpuRunController::startSweep(const KernelChoice& kernel, const Shape& base, SweepAxis x, std::optional<SweepAxis> y,
                                   const DeviceSpec& modelDevice) {
     const ParameterList& parameters = kernel.family->parameters();
+    // The cells the worker's `sweep --run` will run: it ties followers (head_dim_v) the same way.
+    tieFollowers(x, base, parameters, y ? &*y : nullptr);
+    if (y) tieFollowers(*y, base, parameters, &x);
     std::vector<LaunchPlan> plans;
     const std::size_t height = y ? y->values.size() : 1;
     for (std::size_t iy = 0; iy < height; ++iy)  // the worker's order: x fastest
-        for (auto value : x.values) {
+        for (std::size_t ix = 0; ix < x.values.size(); ++ix) {
             Shape shape = base;
-            shape[x.parameter] = value;
-            if (y) shape[y->parameter] = y->values[iy];
+            setAxisValue(shape, x, ix);
+            if (y) setAxisValue(shape, *y, iy);
             plans.push_back(planWithFix(kernel, shape, modelDevice, &DeviceDatabase::embedded()));
         }
     QStringList arguments{QStringLiteral("sweep"), QStringLiteral("-k"), toQString(kernel.family->name()), QStringLiteral("-v"),

@@ -43,7 +43,7 @@ public:
     // `plans` are the model's plans for each shape the worker will run, in its order; a run the
     // worker never reports is recorded with its plan and the failure reason.
     bool startRun(const KernelChoice& kernel, const Shape& shape, const LaunchPlan& modelPlan);
-    bool startSweep(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
+    bool startSweep(const KernelChoice& kernel, const Shape& base, SweepAxis x, std::optional<SweepAxis> y,
                     const DeviceSpec& modelDevice);
     void cancel();
 

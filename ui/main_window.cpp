@@ -217,6 +217,8 @@ void MainWindow::loadSettings() {
     m_state->setCompareDevice(settings.value(QStringLiteral("shape/compare")).toString());
     const QString shape = settings.value(QStringLiteral("shape/values")).toString();
     if (!shape.isEmpty()) m_state->setShapeText(shape);
+    if (settings.contains(QStringLiteral("shape/cuda_runtime")))
+        m_state->setCudaRuntime(settings.value(QStringLiteral("shape/cuda_runtime")).toInt());
 }
 
 void MainWindow::saveSettings() const {
@@ -230,6 +232,7 @@ void MainWindow::saveSettings() const {
     settings.setValue(QStringLiteral("shape/compare"), compare ? QString::fromStdString(compare->id) : QString());
     settings.setValue(QStringLiteral("shape/values"),
                       QString::fromStdString(formatShape(m_state->shape(), m_state->parameters())));
+    settings.setValue(QStringLiteral("shape/cuda_runtime"), m_state->cudaRuntime());
 }
 
 }  // namespace tilescope

@@ -8,7 +8,9 @@
 #include <QVBoxLayout>
 #include <climits>
 
+#include "core/launch_checks.h"
 #include "ui/explorer_state.h"
+#include "ui/qt_text.h"
 
 namespace tilescope {
 
@@ -24,11 +26,20 @@ int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t
 
 ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     : QWidget(parent), m_state(state), m_device(new QComboBox), m_compare(new QComboBox), m_family(new QComboBox),
-      m_variant(new QComboBox), m_parameterForm(new QFormLayout) {
+      m_variant(new QComboBox), m_cudaRuntime(new QComboBox), m_parameterForm(new QFormLayout) {
     m_device->setObjectName(QStringLiteral("deviceBox"));
     m_compare->setObjectName(QStringLiteral("compareBox"));
     m_family->setObjectName(QStringLiteral("familyBox"));
     m_variant->setObjectName(QStringLiteral("variantBox"));
+    m_cudaRuntime->setObjectName(QStringLiteral("cudaRuntimeBox"));
+    for (const int major : kCudaRuntimeChoices) {
+        const LaunchRejection rejection = launchConfigurationRejection(major);
+        m_cudaRuntime->addItem(tr("CUDA %1").arg(major), major);
+        m_cudaRuntime->setItemData(m_cudaRuntime->count() - 1,
+                                   tr("A grid or block over its limit raises %1 (\"%2\")")
+                                       .arg(toQString(rejection.error.name), toQString(rejection.message)),
+                                   Qt::ToolTipRole);
+    }
     m_compare->addItem(tr("none"), QString());
     for (const DeviceSpec& device : state->database().devices()) {
         const QString id = QString::fromStdString(device.id);
@@ -46,6 +57,8 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     m_compare->setToolTip(tr("A second device drawn alongside: occupancy series, capacity line, boundary outline"));
     m_family->setToolTip(tr("Kernel family"));
     m_variant->setToolTip(tr("Variant: which upstream launch design is followed"));
+    m_cudaRuntime->setToolTip(tr("The CUDA runtime whose launch errors are predicted: a grid or block over its limit is "
+                                 "cudaErrorInvalidConfiguration on CUDA 12, cudaErrorInvalidValue on CUDA 13"));
 
     auto* kernelBox = new QGroupBox(tr("Kernel and device"));
     auto* form = new QFormLayout(kernelBox);
@@ -53,6 +66,7 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     form->addRow(tr("C&ompare with"), m_compare);
     form->addRow(tr("&Kernel"), m_family);
     form->addRow(tr("&Variant"), m_variant);
+    form->addRow(tr("CUDA &runtime"), m_cudaRuntime);
     auto* shapeBox = new QGroupBox(tr("Shape"));
     shapeBox->setLayout(m_parameterForm);
     auto* layout = new QVBoxLayout(this);
@@ -65,6 +79,8 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
             [this] { m_state->setCompareDevice(m_compare->currentData().toString()); });
     connect(m_family, &QComboBox::currentIndexChanged, this, [this] { m_state->setKernel(m_family->currentData().toString()); });
     connect(m_variant, &QComboBox::currentIndexChanged, this, [this] { m_state->setVariant(m_variant->currentIndex()); });
+    connect(m_cudaRuntime, &QComboBox::currentIndexChanged, this,
+            [this] { m_state->setCudaRuntime(m_cudaRuntime->currentData().toInt()); });
     connect(state, &ExplorerState::kernelChanged, this, &ShapePanelWidget::rebuildParameters);
     connect(state, &ExplorerState::changed, this, &ShapePanelWidget::syncFromState);
     rebuildParameters();
@@ -103,7 +119,8 @@ void ShapePanelWidget::rebuildParameters() {
 }
 
 void ShapePanelWidget::syncFromState() {
-    const QSignalBlocker b1(m_device), b2(m_compare), b3(m_family), b4(m_variant);
+    const QSignalBlocker b1(m_device), b2(m_compare), b3(m_family), b4(m_variant), b5(m_cudaRuntime);
+    m_cudaRuntime->setCurrentIndex(m_cudaRuntime->findData(m_state->cudaRuntime()));
     m_device->setCurrentIndex(m_device->findData(QString::fromStdString(m_state->device().id)));
     const DeviceSpec* compare = m_state->compareDevice();
     m_compare->setCurrentIndex(m_compare->findData(compare ? QString::fromStdString(compare->id) : QString()));

@@ -1,5 +1,5 @@
-// ShapePanelWidget: device, compare-device, kernel family, variant, and one spin box per shape
-// parameter built from the family's parameter list. Every edit goes straight to the state.
+// ShapePanelWidget: device, compare-device, kernel family, variant, CUDA runtime, and one spin box
+// per shape parameter built from the family's parameter list. Every edit goes straight to the state.
 #pragma once
 
 #include <QWidget>
@@ -23,6 +23,7 @@ public:
     QComboBox* compareBox() const { return m_compare; }
     QComboBox* familyBox() const { return m_family; }
     QComboBox* variantBox() const { return m_variant; }
+    QComboBox* cudaRuntimeBox() const { return m_cudaRuntime; }
 
 private:
     void rebuildParameters();
@@ -33,6 +34,7 @@ private:
     QComboBox* m_compare;
     QComboBox* m_family;
     QComboBox* m_variant;
+    QComboBox* m_cudaRuntime;
     QFormLayout* m_parameterForm;
     std::vector<QSpinBox*> m_spinBoxes;
 };

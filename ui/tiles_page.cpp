@@ -161,7 +161,7 @@ void TilesPage::refresh() {
     ticker->addTick(-0.5, tr("no tile"));
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(-1.0, std::max<double>(1.0, static_cast<double>(m_series.tileNames.size())) + 0.5);
-    m_plot->xAxis->setLabel(QString::fromStdString(spec.name));
+    m_plot->xAxis->setLabel(QString::fromStdString(axisLabel(m_series.axis, m_state->parameters())));
     m_plot->xAxis->setRange(m_from->value(), std::max(m_to->value(), m_from->value() + 1));
     auto* current = new QCPItemStraightLine(m_plot);
     const double now = static_cast<double>(m_state->shape()[parameter]);
@@ -186,7 +186,11 @@ void TilesPage::refresh() {
                            .arg(QString::fromStdString(spec.name), groupedNumber(m_from->value()), groupedNumber(m_to->value()),
                                 QString::fromStdString(m_state->device().id))
                            .arg(m_series.tileNames.size())
-                           .arg(failures));
+                           .arg(failures) +
+                       (m_series.axis.followers.empty()
+                            ? QString()
+                            : QLatin1Char(' ') + QString::fromStdString(followerNote(m_series.axis, m_state->parameters())) +
+                                  QLatin1Char('.')));
 }
 
 }  // namespace tilescope

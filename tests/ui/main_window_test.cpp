@@ -69,6 +69,10 @@ private slots:
         QVERIFY2(window.banner()->text().startsWith(QStringLiteral("h100-sxm: ok")), qPrintable(window.banner()->text()));
         QCOMPARE(launchValue(window, QStringLiteral("grid.y")), QStringLiteral("42 blocks"));
 
+        // The launch error is named as the chosen CUDA runtime names it (Shape panel).
+        QComboBox* runtime = window.shapePanel()->cudaRuntimeBox();
+        runtime->setCurrentIndex(runtime->findData(12));
+        QCOMPARE(window.state()->cudaRuntime(), 12);
         m->setValue(32768);
         const QString banner = window.banner()->text();
         QVERIFY2(banner.contains(QStringLiteral("invalid_launch: CUDA error: invalid configuration argument")), qPrintable(banner));
@@ -78,6 +82,12 @@ private slots:
         QVERIFY(window.windowTitle().contains(QStringLiteral("invalid_launch")));
         QVERIFY(window.statusText().contains(QStringLiteral("mode: model")));
         QVERIFY(window.statusText().contains(QStringLiteral("h100-sxm")));
+        runtime->setCurrentIndex(runtime->findData(13));
+        QVERIFY2(window.banner()->text().contains(QStringLiteral("invalid_launch: CUDA error: invalid argument")),
+                 qPrintable(window.banner()->text()));
+        QCOMPARE(window.state()->plan().cudaError->name, std::string_view("cudaErrorInvalidValue"));
+        QVERIFY(window.state()->setDevice(QStringLiteral("a100-80gb-sxm")));  // the choice outlives a device change
+        QCOMPARE(window.state()->cudaRuntime(), 13);
     }
 
     void boundaryCellsMatchCoreSweep() {
@@ -154,6 +164,7 @@ private slots:
 
     void hoverDescribesCell() {
         MainWindow window(false);
+        QVERIFY(window.state()->setCudaRuntime(12));
         QVERIFY(window.state()->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y")));
         QVERIFY(window.waitUntilIdle(30000));
         const BoundaryMap& map = window.boundaryPage()->result()->map;
@@ -210,6 +221,49 @@ private slots:
         QCOMPARE(map.height(), 256);
         QCOMPARE(map.xAxis().values.back(), std::int64_t{32768});
         QCOMPARE(map.yAxis()->values.front(), std::int64_t{64});
+    }
+
+    // Issue 12: a head_dim axis moves head_dim_v with it while the shape holds them equal, and says so.
+    void headDimAxisMovesHeadDimV() {
+        MainWindow window(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+        QVERIFY(window.showPage(QStringLiteral("boundaries")));
+        const ParameterList& p = window.state()->parameters();
+        const int hd = parameterIndex(p, "head_dim"), hdv = parameterIndex(p, "head_dim_v");
+        auto x = parseSweepAxis("head_dim=64:288:+32", p);
+        QVERIFY(x);
+        BoundaryPage* page = window.boundaryPage();
+        page->clearYAxis();
+        page->setAxis(false, *x);
+        QVERIFY(window.waitUntilIdle(30000));
+        const BoundaryMap* map = &page->result()->map;
+        QCOMPARE(map->xAxis().followers, std::vector<int>{hdv});
+        for (int ix = 0; ix < map->width(); ++ix) {
+            const std::int64_t value = map->xAxis().values[static_cast<std::size_t>(ix)];
+            QCOMPARE(map->shapeAt(ix, 0)[hdv], value);
+            QCOMPARE(map->cell(ix, 0).verdict == Verdict::Ok, value <= 256);
+        }
+        QVERIFY2(page->plot()->xAxis->label().contains(QStringLiteral("head_dim (head_dim_v with it)")),
+                 qPrintable(page->plot()->xAxis->label()));
+        // A click moves both, so the tie holds.
+        QTest::mouseClick(page->plot(), Qt::LeftButton, Qt::NoModifier, page->cellCentre(3, 0));
+        QCOMPARE(window.state()->shape()[hd], map->xAxis().values[3]);
+        QCOMPARE(window.state()->shape()[hdv], map->xAxis().values[3]);
+        // Set apart in the shape, head_dim_v stays where it is.
+        QVERIFY(window.state()->setParameter(hdv, 64));
+        QVERIFY(window.waitUntilIdle(30000));
+        map = &page->result()->map;
+        QVERIFY(map->xAxis().followers.empty());
+        QCOMPARE(map->shapeAt(0, 0)[hdv], std::int64_t{64});
+        QVERIFY(!page->plot()->xAxis->label().contains(QStringLiteral("with it")));
+        // The Tiles page uses the same rule.
+        QVERIFY(window.state()->setParameter(hdv, window.state()->shape()[hd]));
+        QVERIFY(window.showPage(QStringLiteral("tiles")));
+        window.tilesPage()->setParameter(hd);
+        QCOMPARE(window.tilesPage()->series().axis.followers, std::vector<int>{hdv});
+        QVERIFY(window.tilesPage()->plot()->xAxis->label().contains(QStringLiteral("head_dim_v with it")));
     }
 
     void oneAxisGivesOneDimensionalMap() {
@@ -300,6 +354,7 @@ private slots:
             QVERIFY(window.state()->setDevice(QStringLiteral("rtx-5090")));
             QVERIFY(window.state()->setCompareDevice(QStringLiteral("h100-sxm")));
             QVERIFY(window.state()->setShapeText(QStringLiteral("head_dim=256,head_dim_v=256")));
+            QVERIFY(window.state()->setCudaRuntime(toolkitCudaRuntime() == 12 ? 13 : 12));  // not the default
             window.close();
         }
         MainWindow restored(true);
@@ -308,6 +363,8 @@ private slots:
         QCOMPARE(QString::fromStdString(restored.state()->device().id), QStringLiteral("rtx-5090"));
         QVERIFY(restored.state()->compareDevice());
         QCOMPARE(restored.state()->shape()[parameterIndex(restored.state()->parameters(), "head_dim")], std::int64_t{256});
+        QCOMPARE(restored.state()->cudaRuntime(), toolkitCudaRuntime() == 12 ? 13 : 12);
+        QCOMPARE(restored.shapePanel()->cudaRuntimeBox()->currentData().toInt(), restored.state()->cudaRuntime());
         QSettings().clear();
     }
 
