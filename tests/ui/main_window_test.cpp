@@ -260,6 +260,7 @@ private slots:
         QVERIFY(!page->plot()->xAxis->label().contains(QStringLiteral("with it")));
         // The Tiles page uses the same rule.
         QVERIFY(window.state()->setParameter(hdv, window.state()->shape()[hd]));
+        QVERIFY(window.waitUntilIdle(30000));
         QVERIFY(window.showPage(QStringLiteral("tiles")));
         window.tilesPage()->setParameter(hd);
         QCOMPARE(window.tilesPage()->series().axis.followers, std::vector<int>{hdv});
