@@ -11,24 +11,61 @@ struct GemmBlock {
     int split;
 };
 
-// One block per (M tile, N tile, split): split varies fastest, then the N tile.
-TILESCOPE_HD GemmBlock decodeGemmBlock(long long linear, long long nTiles, int splitK) {
-    const long long tile = linear / splitK;
-    return {tile / nTiles, tile % nTiles, static_cast<int>(linear % splitK)};
+// One block per (M tile, N tile, split), in upstream's order: the split varies slowest, then the
+// M tile, the N tile fastest (AutoAWQ_kernels gemm_cuda_gen.cu: blockIdx_z = blockIdx.x / (M tiles *
+// N tiles); quantization_new/gemm/gemm_cuda.cu gemm_w4a16_T1 likewise).
+TILESCOPE_HD GemmBlock decodeGemmBlock(long long linear, long long mTiles, long long nTiles) {
+    const long long tiles = mTiles * nTiles;
+    const long long tile = linear % tiles;
+    return {tile / nTiles, tile % nTiles, static_cast<int>(linear / tiles)};
+}
+
+// ---- The gemm kernel's fragments (mma.m16n8k16; lane = 4g + t) ----
+// A warp owns 64 output columns, 8 packed words per K row. Lane (g, t) reads word column g of the
+// K rows kb + gemmBRowOfRegister(t, r), r = 0..3, so its 4 words hold its B fragment rows (2t, 2t+1,
+// 2t+8, 2t+9) for all 8 columns of that word. n-fragment j gathers column j of every word: its mma
+// column c is the warp's output column 8c + j, and so it needs no shuffle: nibble gemmNibbleOfColumn(j).
+TILESCOPE_HD int gemmBRowOfRegister(int t, int reg) { return 2 * t + (reg & 1) + (reg >> 1) * 8; }
+// The C fragment of lane (g, t), n-fragment j, element e (0..3: rows g, g, g+8, g+8; mma columns
+// 2t, 2t+1, 2t, 2t+1) is the warp's output column 8 * (2t + e % 2) + j: 16 consecutive columns from 16t.
+TILESCOPE_HD int gemmOutputColumn(int t, int j, int e) { return 8 * (2 * t + e % 2) + j; }
+TILESCOPE_HD int gemmOutputRow(int g, int e) { return g + (e / 2) * 8; }
+
+// 16-byte chunk swizzle of a row-major fp16 tile with chunksPerRow (2, 4, 8 or 16) chunks per row, so
+// the 8 row addresses of one ldmatrix 8x8 matrix (8 consecutive rows, one logical chunk) fall in 8
+// distinct 16-byte bank groups.
+TILESCOPE_HD int swizzleChunk(int row, int chunk, int chunksPerRow) {
+    if (chunksPerRow >= 8) return chunk ^ (row % 8);
+    return chunk ^ ((row / (8 / chunksPerRow)) % chunksPerRow);
+}
+
+// ---- The prefill kernel (gemv_fast packing: int16 [N/4, K], 4 rows interleaved per 64-wide K block) ----
+// Inside one 64-wide K block, row n's 64 nibbles are 16 int16 at (n % 4) * 16; the 32-bit word t of its
+// 32-wide half c (elements c*8 + 2t, +1) holds exactly lane t's B fragment rows of both k16 steps of
+// that half: nibble slot s and s + 4 are rows 8s + 2t and 8s + 2t + 1 (awq_format.h fastOriginalOffset).
+// Returns the 32-bit word index of that word for K block start kBlock (a multiple of 64).
+TILESCOPE_HD long long prefillWordOf(long long n, long long kBlock, int half, int t, long long k) {
+    return ((n / 4) * k + kBlock + (n % 4) * 16 + half * 8 + 2 * t) / 2;
+}
+// The K row of lane t's nibble `slot` (0..3) in lane `lane` (0: low, 1: high) inside a 32-wide half.
+TILESCOPE_HD int prefillRowOfSlot(int t, int slot, int lane) { return 8 * slot + 2 * t + lane; }
+
+// Split-k of the prefill kernel: contiguous runs of K tiles per split (upstream: cta_offset_k =
+// blockIdx_z * (K / SPLITK)); every tile is covered even when the split does not divide them.
+TILESCOPE_HD long long prefillFirstTile(long long tiles, int split, int splitK) {
+    const long long per = (tiles + splitK - 1) / splitK;
+    const long long first = split * per;
+    return first < tiles ? first : tiles;
+}
+TILESCOPE_HD long long prefillTilesOfSplit(long long tiles, int split, int splitK) {
+    const long long per = (tiles + splitK - 1) / splitK;
+    const long long first = prefillFirstTile(tiles, split, splitK);
+    return (first + per < tiles ? first + per : tiles) - first;
 }
 
 // The K chunks a split owns: chunk = split, split + splitK, ... < chunks.
 TILESCOPE_HD long long chunksOfSplit(long long chunks, int split, int splitK) {
     return split >= chunks ? 0 : (chunks - split + splitK - 1) / splitK;
-}
-
-// Pipeline stages of the prefill kernel: the planner's (upstream) stage count, less when the
-// dynamic shared memory it grants (upstream's formula) cannot also hold the 16-row dequantised
-// slice our kernel feeds to the tensor cores. Never below 1 while one stage and the slice fit.
-TILESCOPE_HD int prefillStagesThatFit(long long smemBytes, long long stageBytes, long long sliceBytes, int maxStages) {
-    if (stageBytes <= 0) return 0;
-    const long long fit = (smemBytes - sliceBytes) / stageBytes;
-    return static_cast<int>(fit < maxStages ? (fit < 0 ? 0 : fit) : maxStages);
 }
 
 }  // namespace tilescope::awq

@@ -1,8 +1,9 @@
-// awq_gemm device code, written from KERNELS.md section 2: the m16n{128,64}k32 split-k kernel
-// (launch design of AutoAWQ_kernels gemm_cuda_gen.cu / vLLM gemm_kernels.cu, smem layout of
-// vLLM's), the llm-awq grid-y launch, and the M-bucketed prefill kernel (AutoAWQ_kernels
-// quantization_new/gemm/gemm_cuda.cu launch design). The code is ours: tensor cores through
-// mma.sync on a dequantised fp16 tile in shared memory.
+// awq_gemm device code, written from KERNELS.md section 2 and the pinned upstream: the m16n{128,64}k32
+// split-k kernel (launch design of AutoAWQ_kernels gemm_cuda_gen.cu / vLLM gemm_kernels.cu, its static
+// smem claim), the llm-awq grid-y launch, and the M-bucketed prefill kernel (AutoAWQ_kernels
+// quantization_new/gemm/gemm_cuda.cu launch design, gemv_fast packing). The code is ours: packed weights
+// go from global memory straight into mma.sync B fragments, dequantised in registers (lop3 magic number,
+// f16x2 sub/mul or fma); activations through cp.async rings and ldmatrix.
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -21,98 +22,197 @@ using device::Lane;
 constexpr int kWarpSize = 32;
 constexpr int kTileM = 16;
 constexpr int kTileK = 32;
-constexpr int kPadA = 8;  // vLLM's A tile 16 x (32 + 8)
-constexpr int kPadB = 8;  // vLLM's B tile 32 x (N + 8)
-constexpr int kGemmThreads = 64;
 constexpr int kMmaK = 16;
 constexpr int kMmaN = 8;
 constexpr int kHalfPerVector = 8;  // 16-byte vectors
+constexpr int kWarpColumns = 64;   // a gemm warp owns 64 output columns: 8 packed words per K row
+constexpr int kGemmStages = 4;     // K chunks in flight per warp (registers for B, cp.async for A)
 
-__device__ __forceinline__ uint4 loadRowVector(const __half* input, long long row, int rows, long long ld, long long col) {
-    if (row >= rows) return make_uint4(0, 0, 0, 0);
-    return *reinterpret_cast<const uint4*>(input + row * ld + col);
+__device__ __forceinline__ std::uint32_t packHalf2(float lo, float hi) {
+    __half2 h = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<std::uint32_t*>(&h);
 }
 
-// Writes one C fragment (16 x 8 floats) as fp16 pairs, rows bounded by M.
-__device__ __forceinline__ void storeFragment(__half* out, long long ldOut, long long row0, long long col0, int rows,
-                                              const float (&c)[4], Lane l) {
-    const long long r0 = row0 + l.g, col = col0 + 2 * l.t;
-    if (col >= ldOut) return;  // the prefill tile (N 128) may overhang an N that is a multiple of 64 only
-    if (r0 < rows) *reinterpret_cast<__half2*>(out + r0 * ldOut + col) = __floats2half2_rn(c[0], c[1]);
-    if (r0 + 8 < rows) *reinterpret_cast<__half2*>(out + (r0 + 8) * ldOut + col) = __floats2half2_rn(c[2], c[3]);
-}
+// ---- gemm / legacy_grid_y: 16 x TileN tiles, 64 threads, split-k over interleaved 32-wide chunks ----
+// No dequantised tile in shared memory: lane (g, t) loads the 4 packed words of its B fragment rows
+// straight into registers (gemm_index.h: n-fragment j is column j of every word), dequantises them with
+// the magic-number trick (awq_format.h) and feeds mma.sync. Zero and scale of its 8 columns stay in
+// registers per chunk. A goes through a per-warp cp.async ring and ldmatrix. TileN 128: each warp owns
+// 64 columns and both 16-deep halves of a chunk; TileN 64: both warps own the 64 columns and split the
+// chunk's K, their sums added through shared memory at the end.
+template <int TileN>
+struct GemmShape {
+    static constexpr int kWarpsN = TileN / kWarpColumns;      // 2 or 1
+    static constexpr int kWarpsK = 2 / kWarpsN;               // 1 or 2
+    static constexpr int kSteps = kTileK / kMmaK / kWarpsK;   // k16 steps per warp and chunk: 2 or 1
+    static constexpr int kWarpK = kSteps * kMmaK;             // A columns a warp stages per chunk
+    static constexpr int kChunksPerRow = kWarpK / kHalfPerVector;
+    static constexpr int kSlotHalves = kTileM * kWarpK;       // one warp's A slice of one chunk
+    // The planner's static smem (vLLM's layout, 10,496 / 6,144 B); this kernel uses it for the A rings
+    // (and, TileN 64, the cross-warp sum).
+    static constexpr int kSmemBytes = TileN == 128 ? 10496 : 6144;
+    static_assert(2 * kGemmStages * kSlotHalves * 2 <= kSmemBytes, "A rings exceed the planner's smem");
+    static_assert(kWarpsK == 1 || kWarpColumns * kTileM * 4 <= kSmemBytes, "the cross-warp sum exceeds smem");
+};
 
-// One 16 x TileN output tile over the K chunks of one split. Static smem: vLLM's layout,
-// 10,496 B (TileN 128) or 6,144 B (TileN 64), which the planner claims.
+template <int Steps>
+struct GemmStage {
+    std::uint32_t b[Steps][4];  // packed words of rows kb + gemmBRowOfRegister(t, r)
+    uint4 scales;               // fp16 scales of the lane's 8 columns
+    std::uint32_t zeros;        // the packed zero word of those columns
+};
+
 template <int TileN>
 __device__ __forceinline__ void gemmTile(const AwqGemmParams& p, long long mTile, long long nTile, int split) {
-    __shared__ __align__(16) __half sA[kTileM][kTileK + kPadA];
-    __shared__ __align__(16) __half sB[kTileK][TileN + kPadB];
-    __shared__ __half sScales[TileN];
-    __shared__ __half sZeros[TileN];
+    using S = GemmShape<TileN>;
+    __shared__ __align__(16) unsigned char smem[S::kSmemBytes];
 
-    const int tid = static_cast<int>(threadIdx.y) * kWarpSize + static_cast<int>(threadIdx.x);
     const int warp = static_cast<int>(threadIdx.y);
+    const int lane = static_cast<int>(threadIdx.x);
     const Lane l = device::laneCoordinates();
-    const long long row0 = mTile * kTileM, col0 = nTile * TileN;
+    const int warpN = warp % S::kWarpsN, warpK = warp / S::kWarpsN;
+    const long long row0 = mTile * kTileM;
     const long long wordsPerRow = p.n / awq::kNibblesPerWord;
+    const long long wordColumn = (nTile * TileN + warpN * kWarpColumns) / awq::kNibblesPerWord + l.g;
     const auto* input = static_cast<const __half*>(p.input);
     const auto* qweight = static_cast<const std::uint32_t*>(p.qweight);
     const auto* qzeros = static_cast<const std::uint32_t*>(p.qzeros);
     const auto* scales = static_cast<const __half*>(p.scales);
-
-    constexpr int kWarpCols = TileN / 2;  // two warps split the tile's columns
-    constexpr int kFragments = kWarpCols / kMmaN;
-    float acc[kFragments][4] = {};
+    auto* ring = reinterpret_cast<__half*>(smem) + warp * kGemmStages * S::kSlotHalves;
 
     const long long chunks = p.k / kTileK;
-    for (long long chunk = split; chunk < chunks; chunk += p.splitK) {
-        const long long k0 = chunk * kTileK;
-        const long long group = k0 / p.groupSize;  // G % 32 == 0: one group per chunk
-        {  // A: 16 x 32 fp16, one 16-byte vector per thread
-            const int r = tid / (kTileK / kHalfPerVector), c = (tid % (kTileK / kHalfPerVector)) * kHalfPerVector;
-            *reinterpret_cast<uint4*>(&sA[r][c]) = loadRowVector(input, row0 + r, p.m, p.k, k0 + c);
-        }
-        for (int c = tid; c < TileN; c += kGemmThreads) {
-            const long long column = col0 + c;
-            sScales[c] = scales[group * p.n + column];
-            const unsigned zword = qzeros[group * wordsPerRow + column / awq::kNibblesPerWord];
-            sZeros[c] = __int2half_rn(awq::nibbleAt(zword, awq::gemmNibbleOfColumn(static_cast<int>(column % awq::kNibblesPerWord))));
-        }
-        __syncthreads();
-        constexpr int kWordsPerRow = TileN / awq::kNibblesPerWord;
-        for (int idx = tid; idx < kTileK * kWordsPerRow; idx += kGemmThreads) {
-            const int kk = idx / kWordsPerRow, wc = idx % kWordsPerRow;
-            const unsigned word = qweight[(k0 + kk) * wordsPerRow + col0 / awq::kNibblesPerWord + wc];
+    const long long mine = awq::chunksOfSplit(chunks, split, p.splitK);
+    auto chunkOf = [&](long long local) { return split + local * p.splitK; };
+
+    // Rows past M stay zero in every slot: written once, never copied over.
+    constexpr int kCopies = S::kSlotHalves / kHalfPerVector / kWarpSize;
 #pragma unroll
-            for (int i = 0; i < awq::kNibblesPerWord; ++i) {
-                const int c = wc * awq::kNibblesPerWord + awq::gemmColumnOfNibble(i);
-                const float w = awq::dequantize(awq::nibbleAt(word, i), __half2int_rn(sZeros[c]), __half2float(sScales[c]));
-                sB[kk][c] = __float2half_rn(w);
-            }
-        }
-        __syncthreads();
-#pragma unroll
-        for (int ks = 0; ks < kTileK; ks += kMmaK) {
-            std::uint32_t a[4];
-            device::loadA(a, &sA[0][0], kTileK + kPadA, 0, ks, l);
-#pragma unroll
-            for (int f = 0; f < kFragments; ++f) {
-                std::uint32_t b[2];
-                device::loadBkMajor(b, &sB[0][0], TileN + kPadB, warp * kWarpCols + f * kMmaN, ks, l);
-                device::mmaF16(acc[f], a, b);
-            }
-        }
-        __syncthreads();
+    for (int v = 0; v < kCopies; ++v) {
+        const int idx = v * kWarpSize + lane, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
+        if (row0 + r >= p.m)
+            for (int slot = 0; slot < kGemmStages; ++slot)
+                *reinterpret_cast<uint4*>(ring + slot * S::kSlotHalves + r * S::kWarpK +
+                                          awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector) = make_uint4(0, 0, 0, 0);
     }
-    auto* out = static_cast<__half*>(p.output) + static_cast<long long>(split) * p.m * p.n;
+    auto issueA = [&](long long local) {
+        if (local < mine) {
+            const long long k0 = chunkOf(local) * kTileK + warpK * S::kWarpK;
+            __half* slot = ring + (local % kGemmStages) * S::kSlotHalves;
 #pragma unroll
-    for (int f = 0; f < kFragments; ++f) storeFragment(out, p.n, row0, col0 + warp * kWarpCols + f * kMmaN, p.m, acc[f], l);
+            for (int v = 0; v < kCopies; ++v) {
+                const int idx = v * kWarpSize + lane, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
+                if (row0 + r < p.m)
+                    device::copy16Async(slot + r * S::kWarpK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector,
+                                        input + (row0 + r) * p.k + k0 + c * kHalfPerVector);
+            }
+        }
+        __pipeline_commit();  // empty groups keep the wait count uniform
+    };
+    // 32-bit offsets inside one chunk (< 32 rows x N/8 words); 64-bit only for the chunk's base.
+    const int chunksPerGroup = p.groupSize / kTileK;  // G % 32 == 0: one group per chunk
+    const std::uint32_t* bColumn = qweight + wordColumn + static_cast<long long>(warpK * S::kWarpK) * wordsPerRow;
+    const int words = static_cast<int>(wordsPerRow);
+    auto loadB = [&](GemmStage<S::kSteps>& st, long long local) {
+        if (local >= mine) return;
+        const int chunk = static_cast<int>(chunkOf(local));
+        const std::uint32_t* b = bColumn + static_cast<long long>(chunk) * kTileK * wordsPerRow;
+#pragma unroll
+        for (int step = 0; step < S::kSteps; ++step)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) st.b[step][r] = __ldg(b + (step * kMmaK + awq::gemmBRowOfRegister(l.t, r)) * words);
+        const long long group = chunk / chunksPerGroup;
+        st.scales = __ldg(reinterpret_cast<const uint4*>(scales + group * p.n + wordColumn * awq::kNibblesPerWord));
+        st.zeros = __ldg(qzeros + group * wordsPerRow + wordColumn);
+    };
+
+    float acc[awq::kNibblesPerWord][4] = {};
+    auto compute = [&](const GemmStage<S::kSteps>& st, long long local) {
+        // Zero (1024 + z) and scale of column j, both lanes.
+        std::uint32_t zero2[awq::kNibblesPerWord], scale2[awq::kNibblesPerWord];
+        const std::uint32_t scaleWords[4] = {st.scales.x, st.scales.y, st.scales.z, st.scales.w};
+#pragma unroll
+        for (int j = 0; j < awq::kNibblesPerWord; ++j) {
+            zero2[j] = awq::magicZero(awq::nibbleAt(st.zeros, awq::gemmNibbleOfColumn(j)));
+            scale2[j] = __byte_perm(scaleWords[j / 2], 0, j % 2 ? 0x3232 : 0x1010);
+        }
+        const __half* slot = ring + (local % kGemmStages) * S::kSlotHalves;
+#pragma unroll
+        for (int step = 0; step < S::kSteps; ++step) {
+            std::uint32_t a[4];
+            const int r = lane % 16, c = step * 2 + lane / 16;
+            device::ldmatrixX4(a, slot + r * S::kWarpK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector);
+            const std::uint32_t lanes[2][2] = {
+                {awq::pairLowNibbles(st.b[step][0], st.b[step][1]), awq::pairHighNibbles(st.b[step][0], st.b[step][1])},
+                {awq::pairLowNibbles(st.b[step][2], st.b[step][3]), awq::pairHighNibbles(st.b[step][2], st.b[step][3])}};
+#pragma unroll
+            for (int j = 0; j < awq::kNibblesPerWord; ++j) {
+                const int nibble = awq::gemmNibbleOfColumn(j), half = nibble / 4, slotInLane = nibble % 4;
+                std::uint32_t b[2];
+#pragma unroll
+                for (int i = 0; i < 2; ++i)
+                    b[i] = device::hmul2Bits(device::hsub2Bits(awq::magicHalves(lanes[i][half], slotInLane), zero2[j]), scale2[j]);
+                device::mmaF16(acc[j], a, b);
+            }
+        }
+    };
+
+    GemmStage<S::kSteps> stages[kGemmStages];
+#pragma unroll
+    for (int s = 0; s < kGemmStages; ++s) loadB(stages[s], s);
+#pragma unroll
+    for (int s = 0; s < kGemmStages - 1; ++s) issueA(s);
+    for (long long base = 0; base < mine; base += kGemmStages) {
+#pragma unroll
+        for (int s = 0; s < kGemmStages; ++s) {
+            const long long local = base + s;
+            if (local >= mine) break;
+            __syncwarp();  // every lane is done reading the slot the next copy overwrites
+            issueA(local + kGemmStages - 1);
+            __pipeline_wait_prior(kGemmStages - 1);
+            __syncwarp();
+            const GemmStage<S::kSteps> current = stages[s];
+            loadB(stages[s], local + kGemmStages);
+            compute(current, local);
+        }
+    }
+    __pipeline_wait_prior(0);
+
+    if constexpr (S::kWarpsK > 1) {  // warp 1's sums join warp 0's through shared memory
+        auto* sum = reinterpret_cast<float*>(smem);
+        __syncthreads();
+        if (warpK == 1)
+#pragma unroll
+            for (int j = 0; j < awq::kNibblesPerWord; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) sum[(j * 4 + e) * kWarpSize + lane] = acc[j][e];
+        __syncthreads();
+        if (warpK != 0) return;
+#pragma unroll
+        for (int j = 0; j < awq::kNibblesPerWord; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[j][e] += sum[(j * 4 + e) * kWarpSize + lane];
+    }
+    // Lane (g, t) holds 16 consecutive columns of rows g and g + 8: two 16-byte stores per row.
+    auto* out = static_cast<__half*>(p.output) + static_cast<long long>(split) * p.m * p.n;
+    const long long column = nTile * TileN + warpN * kWarpColumns + awq::gemmOutputColumn(l.t, 0, 0);
+#pragma unroll
+    for (int rowHalf = 0; rowHalf < 2; ++rowHalf) {
+        const long long row = row0 + awq::gemmOutputRow(l.g, 2 * rowHalf);
+        if (row >= p.m) continue;
+        uint4 lo, hi;  // columns 16t..16t+7 (mma column 2t) and 16t+8..16t+15 (2t+1)
+        const int e = 2 * rowHalf;
+        lo = make_uint4(packHalf2(acc[0][e], acc[1][e]), packHalf2(acc[2][e], acc[3][e]), packHalf2(acc[4][e], acc[5][e]),
+                        packHalf2(acc[6][e], acc[7][e]));
+        hi = make_uint4(packHalf2(acc[0][e + 1], acc[1][e + 1]), packHalf2(acc[2][e + 1], acc[3][e + 1]),
+                        packHalf2(acc[4][e + 1], acc[5][e + 1]), packHalf2(acc[6][e + 1], acc[7][e + 1]));
+        *reinterpret_cast<uint4*>(out + row * p.n + column) = lo;
+        *reinterpret_cast<uint4*>(out + row * p.n + column + kMmaN) = hi;
+    }
 }
 
 template <int TileN>
 __device__ __forceinline__ void gemmFlatGrid(const AwqGemmParams& p) {
-    const awq::GemmBlock b = awq::decodeGemmBlock(blockIdx.x, p.n / TileN, p.splitK);
+    const awq::GemmBlock b = awq::decodeGemmBlock(blockIdx.x, (p.m + kTileM - 1) / kTileM, p.n / TileN);
     gemmTile<TileN>(p, b.mTile, b.nTile, b.split);
 }
 
@@ -123,110 +223,228 @@ __device__ __forceinline__ void gemmLegacyGrid(const AwqGemmParams& p) {
     gemmTile<kTileN>(p, blockIdx.y / nTiles, blockIdx.y % nTiles, static_cast<int>(blockIdx.z));
 }
 
-// ---- prefill: CTA_M x CTA_N x CTA_K tiles, a ring of cp.async stages in dynamic smem ----
-// Layout: stages x [A: CtaM x CtaK fp16 | packed B: CtaK x CtaN/8 int32], then one 16-row
-// dequantised fp16 slice of B (16 x CtaN) that the tensor cores read.
-template <int CtaM, int CtaN, int CtaK, int Warps, int Stages>
-__device__ __forceinline__ void prefillBody(const AwqGemmParams& p) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    constexpr int kThreads = Warps * kWarpSize;
-    constexpr int kABytes = CtaM * CtaK * 2;
-    constexpr int kBWordsPerRow = CtaN / awq::kNibblesPerWord;
-    constexpr int kBBytes = CtaK * kBWordsPerRow * 4;
-    constexpr int kStageBytes = kABytes + kBBytes;
-    constexpr int kSliceBytes = kMmaK * CtaN * 2;
-    constexpr int kFragmentsM = CtaM / kTileM, kFragmentsN = CtaN / kMmaN;
-    constexpr int kFragmentsPerWarp = kFragmentsM * kFragmentsN / Warps;
-    static_assert(kFragmentsM * kFragmentsN % Warps == 0, "fragments must split evenly over warps");
-    const int stages = awq::prefillStagesThatFit(p.dynamicSmemBytes, kStageBytes, kSliceBytes, Stages);
-    __half* slice = reinterpret_cast<__half*>(smem + static_cast<long long>(stages) * kStageBytes);
+// ---- prefill: CTA_M x 128 tiles on the gemv_fast packing (AutoAWQ runs this kernel only on
+// gemv_fast checkpoints), block (32, warps) ----
+// Warps: 4 along N (32 columns, 4 n-fragments each) x Warps/4 slices along the CTA's K, every slice 64
+// deep (one gemv_fast K block). A: a ring of cp.async stages in the planner's dynamic smem, read with
+// ldmatrix. B: lane (g, t) loads its fragment words straight from global into a register ring
+// (gemm_index.h prefillWordOf) and dequantises them with the magic-number trick: q * s + (-z * s).
+// Split-k reduces in place as upstream: split 0 stores, split z waits for the tile's semaphore to read z,
+// adds its sum and passes it on; the last split resets it to 0. The planner's grid has floor(N / 128)
+// N tiles (upstream's); when N % 128 == 64 the block of N tile 0 also computes the last, half tile.
+template <int CtaM, int CtaK, int Warps, int Stages>
+struct PrefillShape {
+    static constexpr int kCtaN = 128;
+    static constexpr int kWarpsN = 4, kSlices = Warps / kWarpsN, kSliceK = CtaK / kSlices;
+    static constexpr int kFragsM = CtaM / kTileM, kFragsN = kCtaN / kWarpsN / kMmaN;
+    static constexpr int kHalves = kSliceK / kTileK;  // 32-wide halves of the slice's 64-wide K block
+    static constexpr int kChunksPerRow = CtaK / kHalfPerVector;
+    static constexpr int kStageHalves = CtaM * CtaK;
+    // K tiles of B in flight in registers (fewer than the A stages: registers are the limit).
+    static constexpr int kBDepth = kFragsM >= 4 ? 1 : 2;
+    static_assert(kSliceK == 64, "a slice is one gemv_fast K block");
+    static_assert(kSlices == 1 || kWarpsN * kFragsM * kFragsN * 4 * kWarpSize * 4 <= Stages * kStageHalves * 2,
+                  "the cross-slice sum must fit in the A ring");
+};
 
-    const int tid = static_cast<int>(threadIdx.x), warp = tid / kWarpSize;
+template <int FragsN>
+struct PrefillStage {
+    std::uint32_t b[2][FragsN];       // [half][n-fragment]: lane t's word of its column
+    std::uint32_t scale2[FragsN];     // fp16 scale of the lane's column, both lanes
+    std::uint32_t zero2[FragsN];      // fp16 -z * s, both lanes
+};
+
+template <int CtaM, int CtaK, int Warps, int Stages>
+__device__ __forceinline__ void prefillTile(const AwqGemmParams& p, long long mTile, long long nTile, int split) {
+    using S = PrefillShape<CtaM, CtaK, Warps, Stages>;
+    extern __shared__ __align__(16) unsigned char smem[];
+    auto* ring = reinterpret_cast<__half*>(smem);
+    constexpr int kThreads = Warps * kWarpSize;
+    const int lane = static_cast<int>(threadIdx.x), warp = static_cast<int>(threadIdx.y);
+    const int tid = warp * kWarpSize + lane;
     const Lane l = device::laneCoordinates();
-    const long long nTiles = (p.n + CtaN - 1) / CtaN;
-    const awq::GemmBlock blk = awq::decodeGemmBlock(blockIdx.x, nTiles, p.splitK);
-    const long long row0 = blk.mTile * CtaM, col0 = blk.nTile * CtaN;
-    const long long wordsPerRow = p.n / awq::kNibblesPerWord;
+    const int warpN = warp % S::kWarpsN, slice = warp / S::kWarpsN;
+    const long long row0 = mTile * CtaM, col0 = nTile * S::kCtaN;
     const auto* input = static_cast<const __half*>(p.input);
     const auto* qweight = static_cast<const std::uint32_t*>(p.qweight);
-    const auto* qzeros = static_cast<const std::uint32_t*>(p.qzeros);
-    const auto* scales = static_cast<const __half*>(p.scales);
-    const long long chunks = p.k / CtaK;
-    const long long mine = awq::chunksOfSplit(chunks, blk.split, p.splitK);
+    const auto* scaledZeros = static_cast<const unsigned short*>(p.qzeros);
+    const auto* scales = static_cast<const unsigned short*>(p.scales);
 
-    auto issue = [&](long long local) {
+    const long long tiles = p.k / CtaK;
+    const long long first = awq::prefillFirstTile(tiles, split, p.splitK);
+    const long long mine = awq::prefillTilesOfSplit(tiles, split, p.splitK);
+
+    constexpr int kCopies = S::kStageHalves / kHalfPerVector / kThreads;
+    static_assert(kCopies * kThreads * kHalfPerVector == S::kStageHalves, "A copies must split evenly");
+#pragma unroll
+    for (int v = 0; v < kCopies; ++v) {  // rows past M stay zero in every stage
+        const int idx = v * kThreads + tid, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
+        if (row0 + r >= p.m)
+            for (int stage = 0; stage < Stages; ++stage)
+                *reinterpret_cast<uint4*>(ring + stage * S::kStageHalves + r * CtaK +
+                                          awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector) = make_uint4(0, 0, 0, 0);
+    }
+    __syncthreads();
+    auto issueA = [&](long long local) {
         if (local < mine) {
-            const long long k0 = (blk.split + local * p.splitK) * CtaK;
-            unsigned char* stage = smem + (local % stages) * kStageBytes;
-            auto* a = reinterpret_cast<__half*>(stage);
-            for (int v = tid; v < CtaM * CtaK / kHalfPerVector; v += kThreads) {
-                const int r = v / (CtaK / kHalfPerVector), c = (v % (CtaK / kHalfPerVector)) * kHalfPerVector;
+            const long long k0 = (first + local) * CtaK;
+            __half* stage = ring + (local % Stages) * S::kStageHalves;
+#pragma unroll
+            for (int v = 0; v < kCopies; ++v) {
+                const int idx = v * kThreads + tid, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
                 if (row0 + r < p.m)
-                    device::copy16Async(a + r * CtaK + c, input + (row0 + r) * p.k + k0 + c);
-                else
-                    *reinterpret_cast<uint4*>(a + r * CtaK + c) = make_uint4(0, 0, 0, 0);
-            }
-            auto* b = reinterpret_cast<std::uint32_t*>(stage + kABytes);
-            constexpr int kVectorsPerRow = kBWordsPerRow / 4;
-            for (int v = tid; v < CtaK * kVectorsPerRow; v += kThreads) {
-                const int r = v / kVectorsPerRow, c = (v % kVectorsPerRow) * 4;
-                if (col0 + c * awq::kNibblesPerWord < p.n)
-                    device::copy16Async(b + r * kBWordsPerRow + c, qweight + (k0 + r) * wordsPerRow + col0 / awq::kNibblesPerWord + c);
-                else
-                    *reinterpret_cast<uint4*>(b + r * kBWordsPerRow + c) = make_uint4(0, 0, 0, 0);
+                    device::copy16Async(stage + r * CtaK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector,
+                                        input + (row0 + r) * p.k + k0 + c * kHalfPerVector);
             }
         }
         __pipeline_commit();  // empty groups keep the wait count uniform
     };
-
-    float acc[kFragmentsPerWarp][4] = {};
-    for (int s = 0; s < stages - 1; ++s) issue(s);
-    for (long long local = 0; local < mine; ++local) {
-        issue(local + stages - 1);
-        __pipeline_wait_prior(stages - 1);
-        __syncthreads();
-        const long long k0 = (blk.split + local * p.splitK) * CtaK;
-        const long long group = k0 / p.groupSize;  // G = 128 >= CtaK: one group per chunk
-        const unsigned char* stage = smem + (local % stages) * kStageBytes;
-        const auto* a = reinterpret_cast<const __half*>(stage);
-        const auto* b = reinterpret_cast<const std::uint32_t*>(stage + kABytes);
-        for (int ks = 0; ks < CtaK; ks += kMmaK) {
-            for (int idx = tid; idx < kMmaK * kBWordsPerRow; idx += kThreads) {
-                const int kk = idx / kBWordsPerRow, wc = idx % kBWordsPerRow;
-                const unsigned word = b[(ks + kk) * kBWordsPerRow + wc];
-                const long long colBase = col0 + wc * awq::kNibblesPerWord;
-                if (colBase >= p.n) {
-                    for (int i = 0; i < awq::kNibblesPerWord; ++i) slice[kk * CtaN + wc * awq::kNibblesPerWord + i] = __float2half_rn(0.f);
-                    continue;
-                }
-                const unsigned zword = qzeros[group * wordsPerRow + colBase / awq::kNibblesPerWord];
+    auto columnOf = [&](int f) { return col0 + warpN * (S::kFragsN * kMmaN) + f * kMmaN + l.g; };
+    auto loadB = [&](PrefillStage<S::kFragsN>& st, long long local) {
+        if (local >= mine) return;
+        const long long kBlock = (first + local) * CtaK + slice * S::kSliceK;
+        const long long group = kBlock / p.groupSize;
 #pragma unroll
-                for (int i = 0; i < awq::kNibblesPerWord; ++i) {
-                    const int c = awq::gemmColumnOfNibble(i);
-                    const float s = __half2float(scales[group * p.n + colBase + c]);
-                    slice[kk * CtaN + wc * awq::kNibblesPerWord + c] =
-                        __float2half_rn(awq::dequantize(awq::nibbleAt(word, i), awq::nibbleAt(zword, i), s));
+        for (int f = 0; f < S::kFragsN; ++f) {
+            const long long n = columnOf(f);
+            if (n < p.n) {
+#pragma unroll
+                for (int h = 0; h < S::kHalves; ++h) st.b[h][f] = __ldg(qweight + awq::prefillWordOf(n, kBlock, h, l.t, p.k));
+                st.scale2[f] = __ldg(scales + group * p.n + n) * 0x00010001u;
+                st.zero2[f] = __ldg(scaledZeros + group * p.n + n) * 0x00010001u;
+            } else {
+#pragma unroll
+                for (int h = 0; h < S::kHalves; ++h) st.b[h][f] = 0;
+                st.scale2[f] = st.zero2[f] = 0;
+            }
+        }
+    };
+
+    float acc[S::kFragsM][S::kFragsN][4] = {};
+    auto compute = [&](const PrefillStage<S::kFragsN>& st, long long local) {
+        const __half* stage = ring + (local % Stages) * S::kStageHalves;
+        // Not unrolled over the halves: unrolled, ptxas hoists every ldmatrix of the tile and spills.
+#pragma unroll 1
+        for (int h = 0; h < S::kHalves; ++h)
+#pragma unroll
+            for (int step = 0; step < 2; ++step) {
+                std::uint32_t a[S::kFragsM][4];
+#pragma unroll
+                for (int fm = 0; fm < S::kFragsM; ++fm) {
+                    const int r = fm * kTileM + lane % 16;
+                    const int c = (slice * S::kSliceK + h * kTileK + step * kMmaK) / kHalfPerVector + lane / 16;
+                    device::ldmatrixX4(a[fm], stage + r * CtaK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector);
+                }
+#pragma unroll
+                for (int f = 0; f < S::kFragsN; ++f) {
+                    std::uint32_t b[2];
+#pragma unroll
+                    for (int i = 0; i < 2; ++i) {
+                        const std::uint32_t word = h == 0 ? st.b[0][f] : st.b[1][f];
+                        const std::uint32_t q = device::hsub2Bits(awq::magicHalves(word, 2 * step + i), awq::kHalf2Magic);
+                        b[i] = device::hfma2Bits(q, st.scale2[f], st.zero2[f]);
+                    }
+#pragma unroll
+                    for (int fm = 0; fm < S::kFragsM; ++fm) device::mmaF16(acc[fm][f], a[fm], b);
                 }
             }
-            __syncthreads();
+    };
+
+    PrefillStage<S::kFragsN> stages[S::kBDepth];
 #pragma unroll
-            for (int f = 0; f < kFragmentsPerWarp; ++f) {
-                const int fragment = warp * kFragmentsPerWarp + f;
-                const int fm = fragment / kFragmentsN, fn = fragment % kFragmentsN;
-                std::uint32_t af[4], bf[2];
-                device::loadA(af, a, CtaK, fm * kTileM, ks, l);
-                device::loadBkMajor(bf, slice, CtaN, fn * kMmaN, 0, l);
-                device::mmaF16(acc[f], af, bf);
+    for (int s = 0; s < S::kBDepth; ++s) loadB(stages[s], s);
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s) issueA(s);
+    for (long long base = 0; base < mine; base += S::kBDepth) {
+#pragma unroll
+        for (int s = 0; s < S::kBDepth; ++s) {
+            const long long local = base + s;
+            if (local >= mine) break;
+            __pipeline_wait_prior(Stages - 2);
+            __syncthreads();  // stage `local` landed for every thread; stage local - 1 is read by all
+            issueA(local + Stages - 1);
+            const PrefillStage<S::kFragsN> current = stages[s];
+            loadB(stages[s], local + S::kBDepth);
+            compute(current, local);
+        }
+    }
+    __pipeline_wait_prior(0);
+    __syncthreads();
+
+    constexpr int kAccPerLane = S::kFragsM * S::kFragsN * 4;
+    if constexpr (S::kSlices > 1) {  // the slices' sums meet in the A ring
+        auto* sum = reinterpret_cast<float*>(smem) + warpN * kAccPerLane * kWarpSize;
+        for (int z = 1; z < S::kSlices; ++z) {
+            if (slice == z) {
+                int i = 0;
+#pragma unroll
+                for (int fm = 0; fm < S::kFragsM; ++fm)
+#pragma unroll
+                    for (int f = 0; f < S::kFragsN; ++f)
+#pragma unroll
+                        for (int e = 0; e < 4; ++e, ++i) sum[i * kWarpSize + lane] = acc[fm][f][e];
+            }
+            __syncthreads();
+            if (slice == 0) {
+                int i = 0;
+#pragma unroll
+                for (int fm = 0; fm < S::kFragsM; ++fm)
+#pragma unroll
+                    for (int f = 0; f < S::kFragsN; ++f)
+#pragma unroll
+                        for (int e = 0; e < 4; ++e, ++i) acc[fm][f][e] += sum[i * kWarpSize + lane];
             }
             __syncthreads();
         }
     }
-    __pipeline_wait_prior(0);
-    auto* out = static_cast<__half*>(p.output) + static_cast<long long>(blk.split) * p.m * p.n;
+
+    int* semaphore = p.semaphores + mTile * ((p.n + S::kCtaN - 1) / S::kCtaN) + nTile;
+    if (split > 0) {  // wait for split - 1 of this tile
+        if (tid == 0) {
+            int state = -1;
+            do {
+                asm volatile("ld.global.acquire.gpu.b32 %0, [%1];\n" : "=r"(state) : "l"(semaphore));
+            } while (state != split);
+        }
+        __syncthreads();
+    }
+    if (slice == 0) {
+        auto* out = static_cast<__half*>(p.output);
 #pragma unroll
-    for (int f = 0; f < kFragmentsPerWarp; ++f) {
-        const int fragment = warp * kFragmentsPerWarp + f;
-        storeFragment(out, p.n, row0 + (fragment / kFragmentsN) * kTileM, col0 + (fragment % kFragmentsN) * kMmaN, p.m, acc[f], l);
+        for (int fm = 0; fm < S::kFragsM; ++fm)
+#pragma unroll
+            for (int f = 0; f < S::kFragsN; ++f) {
+                const long long col = col0 + warpN * (S::kFragsN * kMmaN) + f * kMmaN + 2 * l.t;
+                if (col >= p.n) continue;
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const long long row = row0 + fm * kTileM + l.g + half * 8;
+                    if (row >= p.m) continue;
+                    auto* at = reinterpret_cast<__half2*>(out + row * p.n + col);
+                    __half2 value = __floats2half2_rn(acc[fm][f][2 * half], acc[fm][f][2 * half + 1]);
+                    if (split > 0) value = __hadd2(__ldcg(at), value);
+                    *at = value;
+                }
+            }
+    }
+    if (p.splitK > 1) {
+        __syncthreads();
+        if (tid == 0) {
+            __threadfence();
+            const int next = split + 1 == p.splitK ? 0 : split + 1;
+            asm volatile("st.global.release.gpu.b32 [%0], %1;\n" : : "l"(semaphore), "r"(next) : "memory");
+        }
+    }
+}
+
+template <int CtaM, int CtaK, int Warps, int Stages>
+__device__ __forceinline__ void prefillBody(const AwqGemmParams& p) {
+    constexpr long long kCtaN = 128;
+    const long long nFloor = p.n / kCtaN, nCeil = (p.n + kCtaN - 1) / kCtaN;  // the grid has nFloor N tiles
+    const awq::GemmBlock b = awq::decodeGemmBlock(blockIdx.x, (p.m + CtaM - 1) / CtaM, nFloor);
+    for (long long nTile = b.nTile; nTile < nCeil; nTile += nFloor) {
+        if (nTile != b.nTile) __syncthreads();  // the ring is reused
+        prefillTile<CtaM, CtaK, Warps, Stages>(p, b.mTile, nTile, b.split);
     }
 }
 
@@ -238,21 +456,21 @@ using tilescope::AwqGemmParams;
 extern "C" __global__ void __launch_bounds__(64) awq_gemm_m16n128k32(AwqGemmParams p) { tilescope::gemmFlatGrid<128>(p); }
 extern "C" __global__ void __launch_bounds__(64) awq_gemm_m16n64k32(AwqGemmParams p) { tilescope::gemmFlatGrid<64>(p); }
 extern "C" __global__ void __launch_bounds__(64) awq_gemm_legacy_m16n128k32(AwqGemmParams p) { tilescope::gemmLegacyGrid(p); }
-// Prefill buckets (AwqGemmFamily::prefillBuckets): CTA M, N, K, warps, stages.
-extern "C" __global__ void __launch_bounds__(256) awq_gemm_prefill_m16n128k128s4(AwqGemmParams p) {
-    tilescope::prefillBody<16, 128, 128, 8, 4>(p);
+// Prefill buckets (AwqGemmFamily::prefillBuckets): CTA M, K, warps, stages; block (32, warps).
+extern "C" __global__ void __launch_bounds__(256, 1) awq_gemm_prefill_m16n128k128s4(AwqGemmParams p) {
+    tilescope::prefillBody<16, 128, 8, 4>(p);
 }
-extern "C" __global__ void __launch_bounds__(256) awq_gemm_prefill_m16n128k128s3(AwqGemmParams p) {
-    tilescope::prefillBody<16, 128, 128, 8, 3>(p);
+extern "C" __global__ void __launch_bounds__(256, 1) awq_gemm_prefill_m16n128k128s3(AwqGemmParams p) {
+    tilescope::prefillBody<16, 128, 8, 3>(p);
 }
-extern "C" __global__ void __launch_bounds__(256) awq_gemm_prefill_m32n128k128s4(AwqGemmParams p) {
-    tilescope::prefillBody<32, 128, 128, 8, 4>(p);
+extern "C" __global__ void __launch_bounds__(256, 1) awq_gemm_prefill_m32n128k128s4(AwqGemmParams p) {
+    tilescope::prefillBody<32, 128, 8, 4>(p);
 }
 extern "C" __global__ void __launch_bounds__(128) awq_gemm_prefill_m64n128k64s4(AwqGemmParams p) {
-    tilescope::prefillBody<64, 128, 64, 4, 4>(p);
+    tilescope::prefillBody<64, 64, 4, 4>(p);
 }
 extern "C" __global__ void __launch_bounds__(128) awq_gemm_prefill_m64n128k64s4_large(AwqGemmParams p) {
-    tilescope::prefillBody<64, 128, 64, 4, 4>(p);
+    tilescope::prefillBody<64, 64, 4, 4>(p);
 }
 
 namespace tilescope {

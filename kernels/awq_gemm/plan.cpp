@@ -84,6 +84,23 @@ void setTraffic(LaunchPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k
     plan.deviceMemoryBytes = clampBytes(plan.bytesMoved + M * N * 2.0);
 }
 
+// The prefill kernel reduces split-k in place (AutoAWQ_kernels quantization_new/gemm/gemm_cuda.cu: split 0
+// stores, each later split reads and adds under a per-tile semaphore) on the gemv_fast packing: int16
+// weights [N/4, K], fp16 scales and scaled zeros [K/G, N].
+void setPrefillTraffic(LaunchPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t g, std::int64_t splitK,
+                       std::int64_t ctaM, std::int64_t ctaN) {
+    const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
+    const double groups = static_cast<double>(ceilDiv(k, g));
+    const double weights = K * N / 2.0;
+    const double scalesAndZeros = 2.0 * groups * N * 2.0;
+    const double activations = M * K * 2.0;
+    const double output = M * N * 2.0;
+    const double semaphores = static_cast<double>(ceilDiv(m, ctaM) * ceilDiv(n, ctaN)) * 4.0;
+    plan.bytesMoved = weights + scalesAndZeros + activations + output * static_cast<double>(2 * splitK - 1);
+    plan.flops = 2.0 * M * N * K;
+    plan.deviceMemoryBytes = clampBytes(weights + scalesAndZeros + activations + output + semaphores);
+}
+
 std::string dispatchNote(std::int64_t m) {
     if (m >= kAutoAwqDequantM)
         return "at M >= " + str(kAutoAwqDequantM) + " AutoAWQ dequantizes and runs an fp16 matmul instead (vLLM from M >= " +
@@ -175,7 +192,18 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
             plan.alternative = "use the default gemm variant: upstream fixed this by flattening the grid into grid.x";
         setTraffic(plan, m, n, k, g, kSplitK);
     } else {
-        if (!checkGemmShape(plan, n, k, g, kCtaN, detail)) return plan;
+        // AutoAWQ runs this kernel on gemv_fast checkpoints (awq/modules/linear/gemv_fast.py): only that
+        // module's asserts guard it; gemm_forward_cuda_prefill checks nothing (no cta_N, no N % G).
+        if (k % g != 0) {
+            failPlan(plan, Verdict::UnsupportedShape, {"K % group_size", g, k}, K, detail,
+                     "AssertionError (AutoAWQ gemv_fast.py: assert self.in_features % self.group_size == 0)");
+            return plan;
+        }
+        if (n % kPackNum != 0) {
+            failPlan(plan, Verdict::UnsupportedShape, {"N % 8", kPackNum, n}, N, detail,
+                     "AssertionError (AutoAWQ gemv_fast.py: assert out_features % (32 // self.w_bit) == 0)");
+            return plan;
+        }
         if (g != kPrefillGroupSize) {
             failPlan(plan, Verdict::UnsupportedShape, {"group_size", kPrefillGroupSize, g}, GroupSize, detail,
                      full ? "the prefill GEMM kernel only supports group size 128 (got " + str(g) + ")" : std::string());
@@ -195,13 +223,22 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
         plan.dynamicSmem = bucket.smemBytes;
         plan.optsIntoLargeSmem = bucket.smemBytes > device.smemPerBlock;
         plan.smemParameter = M;
-        plan.grid = {ceilDiv(m, bucket.ctaM) * ceilDiv(n, bucket.ctaN) * bucket.splitK, 1, 1};
+        // gemm_cuda.cu KERNEL_LAUNCH_CODE: j_factors1 = num_out_channels / CTA_N (rounded down),
+        // num_blocks = ceil(M / CTA_M) * j_factors1 * SPLITK, threads_per_block (WARP_SIZE, NUM_WARPS).
+        plan.grid = {ceilDiv(m, bucket.ctaM) * (n / bucket.ctaN) * bucket.splitK, 1, 1};
         plan.gridParameter = {M, -1, -1};
-        plan.block = {bucket.warps * 32, 1, 1};
+        plan.block = {32, bucket.warps, 1};
         const std::int64_t padded = roundUp(m, bucket.ctaM);
         plan.paddingWaste = padded > 0 ? static_cast<double>(padded - m) / static_cast<double>(padded) : 0.0;
-        if (full) plan.note = dispatchNote(m);
-        setTraffic(plan, m, n, k, g, bucket.splitK);
+        if (full) {
+            plan.note = dispatchNote(m);
+            if (n % bucket.ctaN != 0 && n > bucket.ctaN) {
+                if (!plan.note.empty()) plan.note += "; ";
+                plan.note += "N % 128 != 0: upstream's grid has N/128 tiles rounded down while its kernel indexes them rounded up, so "
+                             "it leaves tiles uncomputed; Tilescope's kernel computes the last columns in the blocks of N tile 0";
+            }
+        }
+        setPrefillTraffic(plan, m, n, k, g, bucket.splitK, bucket.ctaM, bucket.ctaN);
     }
     plan.memoryParameter = M;
     finishLaunch(plan, device, compiledKernelResources(), detail);

@@ -21,6 +21,27 @@ TILESCOPE_HD int gemmColumnOfNibble(int nibble) { return (nibble % 4) * 2 + nibb
 // The inverse (upstream's unpack order [0,4,1,5,2,6,3,7]).
 TILESCOPE_HD int gemmNibbleOfColumn(int column) { return column / 2 + (column % 2) * 4; }
 
+// ---- Register dequantisation (the fp16 "magic number" trick of upstream's lop3 dequantisers) ----
+// fp16 0x6400 is 1024 and its mantissa step is 1: OR-ing a nibble q into the low mantissa bits gives
+// exactly 1024 + q, so (1024 + q) - (1024 + z) = q - z is exact and one multiply by s rounds once.
+inline constexpr unsigned kHalf2Magic = 0x64006400u;
+// Two packed words of consecutive K rows as fp16x2 lanes (lane 0 from w0, lane 1 from w1): nibbles 0-3
+// (low) or 4-7 (high) of each word, so the lanes of one nibble form a B-fragment register (k, k+1).
+TILESCOPE_HD unsigned pairLowNibbles(unsigned w0, unsigned w1) { return (w0 & 0xffffu) | (w1 << 16); }
+TILESCOPE_HD unsigned pairHighNibbles(unsigned w0, unsigned w1) { return (w0 >> 16) | (w1 & 0xffff0000u); }
+// fp16x2 bits 1024 + (nibble `slot` (0..3) of each 16-bit lane): one shift and one lop3.
+TILESCOPE_HD unsigned magicHalves(unsigned lanes, int slot) {
+#if defined(__CUDA_ARCH__)
+    unsigned out;  // lop3 immediate 0xea: (a & b) | c
+    asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(lanes >> (kNibbleBits * slot)), "n"(0x000f000f), "n"(kHalf2Magic));
+    return out;
+#else
+    return ((lanes >> (kNibbleBits * slot)) & 0x000f000fu) | kHalf2Magic;
+#endif
+}
+// fp16x2 bits of 1024 + z in both lanes.
+TILESCOPE_HD unsigned magicZero(int z) { return kHalf2Magic | (static_cast<unsigned>(z) * 0x00010001u); }
+
 // ---- GEMV packing: natural order along K (and along groups for qzeros) ----
 // qzeros columns per output row: ceil(ceil(K/G)/8) padded to a multiple of 1 (G>=128), 2 (G=64), 4 (G=32).
 TILESCOPE_HD long long gemvZerosWidth(long long k, long long groupSize) {

@@ -116,6 +116,37 @@ __device__ __forceinline__ void loadBkMajor(std::uint32_t (&b)[2], const T* tile
     b[1] = packElements(base[8 * ld], base[9 * ld]);
 }
 
+// Four 8x8 b16 matrices from shared memory (ldmatrix, sm_75+): lanes 8i..8i+7 give the row addresses
+// of matrix i; lane (g, t) receives row g, elements 2t and 2t+1 of each matrix in r[i].
+__device__ __forceinline__ void ldmatrixX4(std::uint32_t (&r)[4], const void* rowAddress) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(rowAddress));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#else
+    (void)rowAddress;
+    r[0] = r[1] = r[2] = r[3] = 0;
+#endif
+}
+
+// fp16x2 arithmetic on raw 32-bit registers (a - b, a * b; round to nearest).
+__device__ __forceinline__ std::uint32_t hsub2Bits(std::uint32_t a, std::uint32_t b) {
+    std::uint32_t d;
+    asm("sub.rn.f16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+__device__ __forceinline__ std::uint32_t hmul2Bits(std::uint32_t a, std::uint32_t b) {
+    std::uint32_t d;
+    asm("mul.rn.f16x2 %0, %1, %2;\n" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+__device__ __forceinline__ std::uint32_t hfma2Bits(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    std::uint32_t d;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;\n" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
 // 16-byte global -> shared copy through cp.async where the arch has it (cuda_pipeline.h falls
 // back to a plain copy below sm_80).
 __device__ __forceinline__ void copy16Async(void* shared, const void* global) {

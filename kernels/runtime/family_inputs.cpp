@@ -115,18 +115,29 @@ public:
             if (auto r = m_qweight.upload(packed.qweight, "qweight"); !r) return r;
             if (auto r = m_qzeros.upload(packed.scaledZeros, "scaled zeros"); !r) return r;
             if (auto r = m_scales.upload(packed.scales, "scales"); !r) return r;
-        } else {
+        } else if (variant != AwqGemmFamily::Prefill) {
             const awq::GemmPacked packed = awq::packGemm(m_problem.weights);
             if (auto r = m_qweight.upload(packed.qweight, "qweight"); !r) return r;
             if (auto r = m_qzeros.upload(packed.qzeros, "qzeros"); !r) return r;
             if (auto r = m_scales.upload(packed.scales, "scales"); !r) return r;
+        } else {  // AutoAWQ runs the prefill kernel on gemv_fast checkpoints
+            const awq::GemvFastPacked packed = awq::packGemvFast(m_problem.weights);
+            if (auto r = m_qweight.upload(packed.qweight, "qweight"); !r) return r;
+            if (auto r = m_qzeros.upload(packed.scaledZeros, "scaled zeros"); !r) return r;
+            if (auto r = m_scales.upload(packed.scales, "scales"); !r) return r;
+            // Split-k semaphores, one per (M tile, ceil(N/128) N tile): zero once; the last split resets them.
+            const auto& bucket = AwqGemmFamily::prefillBuckets()[static_cast<std::size_t>(plan.tileIndex)];
+            const std::int64_t tiles = (m_m + bucket.ctaM - 1) / bucket.ctaM * ((m_n + bucket.ctaN - 1) / bucket.ctaN);
+            if (auto r = m_semaphores.upload(std::vector<std::int32_t>(static_cast<std::size_t>(tiles), 0), "semaphores"); !r) return r;
         }
-        m_splitK = gemm ? plan.splitK : 1;
+        // Partial sums [split_k, M, N] for gemm and legacy_grid_y; prefill reduces in place into [M, N].
+        m_splitK = gemm && variant != AwqGemmFamily::Prefill ? plan.splitK : 1;
         if (auto r = m_output.allocate(static_cast<std::size_t>(m_splitK * m_m * m_n) * 2, "output"); !r) return r;
         if (gemm) {
             m_gemmParams = {m_input.get(), m_qweight.get(), m_qzeros.get(), m_scales.get(), m_output.get(),
                             static_cast<int>(m_m), static_cast<int>(m_n), static_cast<int>(k), static_cast<int>(g), m_splitK,
-                            static_cast<int>(plan.dynamicSmem)};
+                            static_cast<int>(plan.dynamicSmem), static_cast<int*>(m_semaphores.get())};
+            if (variant == AwqGemmFamily::Prefill) m_gemmParams.splitK = plan.splitK;
         } else {
             m_gemvParams = {m_input.get(), m_qweight.get(), m_qzeros.get(), m_scales.get(), m_output.get(),
                             static_cast<int>(m_m), static_cast<int>(m_n), static_cast<int>(k), static_cast<int>(g)};
@@ -153,7 +164,7 @@ private:
     std::int64_t m_m = 0, m_n = 0, m_checkRows = 0;
     int m_splitK = 1;
     awq::GemvProblem m_problem;
-    DeviceBuffer m_input, m_qweight, m_qzeros, m_scales, m_output;
+    DeviceBuffer m_input, m_qweight, m_qzeros, m_scales, m_output, m_semaphores;
     AwqGemvParams m_gemvParams{};
     AwqGemmParams m_gemmParams{};
 };

@@ -172,7 +172,7 @@ struct PrefillRow {
 };
 
 TEST(AwqGemmPrefill, EachBucketsLaunch) {
-    // N=4096: grid = ceil(M/CTA_M) * ceil(4096/128) * split_k; block = warps * 32.
+    // N=4096: grid = ceil(M/CTA_M) * 4096/128 * split_k; block (32, warps).
     const PrefillRow rows[] = {
         {"1", {1 * 32 * 2, 1, 1}, 256, 57344, 2, true},
         {"32", {2 * 32 * 2, 1, 1}, 256, 57344, 2, true},
@@ -191,6 +191,54 @@ TEST(AwqGemmPrefill, EachBucketsLaunch) {
         EXPECT_EQ(p.optsIntoLargeSmem, row.optIn) << row.m;
         EXPECT_EQ(p.candidates.size(), 5u);
     }
+}
+
+// AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu line 39: threads_per_block(WARP_SIZE, NUM_WARPS).
+TEST(AwqGemmPrefill, BlockIsThirtyTwoByWarps) {
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=32", "h100-sxm").block, (Dim3{32, 8, 1}));
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=128", "h100-sxm").block, (Dim3{32, 8, 1}));
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=192", "h100-sxm").block, (Dim3{32, 4, 1}));
+    // line 1025 (the M > 192 kernel): threads_per_block(WARP_SIZE, NUM_WARPS) with 4 warps.
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=4096", "h100-sxm").block, (Dim3{32, 4, 1}));
+}
+
+// gemm_cuda.cu lines 37-38: j_factors1 = num_out_channels / CTA_N / 1 (rounded down), num_blocks =
+// (num_out_feats + CTA_M - 1) / CTA_M * j_factors1 * SPLITK; lines 1023-1024 likewise without SPLITK.
+TEST(AwqGemmPrefill, GridRoundsNTilesDown) {
+    // N = 4160 = 32 x 128 + 64: 32 N tiles, not 33.
+    const LaunchPlan p = plan("awq_gemm", "prefill", "M=256,N=4160", "h100-sxm");
+    EXPECT_EQ(p.verdict, Verdict::Ok) << p.message;
+    EXPECT_EQ(p.grid, (Dim3{4 * 32, 1, 1}));
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=16,N=4160", "h100-sxm").grid, (Dim3{1 * 32 * 2, 1, 1}));
+    EXPECT_NE(p.note.find("rounded down"), std::string::npos);
+    // N = 64: j_factors1 = 0, a zero grid.
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=16,N=64", "h100-sxm").verdict, Verdict::InvalidLaunch);
+}
+
+// gemm_forward_cuda_prefill (gemm_cuda.cu lines 929-1032) checks nothing; AutoAWQ's WQLinear_GEMVFast
+// (awq/modules/linear/gemv_fast.py lines 80-85) asserts in_features % group_size, out_features % 8 and
+// out_features % 4: so N = 4160 (not a multiple of 128, nor of cta_N's 64 with group 128) launches.
+TEST(AwqGemmPrefill, OnlyGemvFastsAssertsGuardTheShape) {
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=256,N=4160", "h100-sxm").verdict, Verdict::Ok);
+    EXPECT_EQ(plan("awq_gemm", "prefill", "M=256,N=4168", "h100-sxm").verdict, Verdict::Ok);
+    const LaunchPlan n = plan("awq_gemm", "prefill", "N=4100", "h100-sxm");
+    EXPECT_EQ(n.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(limitName(n), "N % 8");
+    EXPECT_EQ(n.message, "AssertionError (AutoAWQ gemv_fast.py: assert out_features % (32 // self.w_bit) == 0)");
+    const LaunchPlan k = plan("awq_gemm", "prefill", "K=4160", "h100-sxm");
+    EXPECT_EQ(k.verdict, Verdict::UnsupportedShape);
+    EXPECT_EQ(limitName(k), "K % group_size");
+}
+
+// gemm_cuda.cu lines 514-584: split 0 stores, later splits add into C under a semaphore: no
+// [split_k, M, N] partials. Output traffic: one store, then a read and a store per later split.
+TEST(AwqGemmPrefill, SplitKReducesInPlace) {
+    const LaunchPlan p = plan("awq_gemm", "prefill", "M=32,N=4096,K=4096", "h100-sxm");
+    ASSERT_EQ(p.splitK, 2);
+    const double weights = 4096.0 * 4096 / 2, scalesAndZeros = 2 * 32.0 * 4096 * 2, activations = 32.0 * 4096 * 2;
+    const double output = 32.0 * 4096 * 2;
+    EXPECT_DOUBLE_EQ(p.bytesMoved, weights + scalesAndZeros + activations + 3 * output);
+    EXPECT_EQ(p.deviceMemoryBytes, static_cast<std::int64_t>(weights + scalesAndZeros + activations + output + 2 * 32 * 4));
 }
 
 TEST(AwqGemmPrefill, M128ExceedsT4OptIn) {

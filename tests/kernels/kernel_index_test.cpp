@@ -9,6 +9,7 @@
 #include "kernels/attention/attention_index.h"
 #include "kernels/awq_gemm/gemm_index.h"
 #include "kernels/awq_gemm/plan.h"
+#include "kernels/common/awq_format.h"
 #include "kernels/gemm_bucket/bucket_index.h"
 #include "kernels/gemm_bucket/plan.h"
 
@@ -20,12 +21,36 @@ TEST(GemmIndex, FlatGridCoversEveryTileAndSplitOnce) {
     const int splitK = 8;
     std::set<std::tuple<long long, long long, int>> seen;
     for (long long b = 0; b < mTiles * nTiles * splitK; ++b) {
-        const awq::GemmBlock blk = awq::decodeGemmBlock(b, nTiles, splitK);
+        const awq::GemmBlock blk = awq::decodeGemmBlock(b, mTiles, nTiles);
         EXPECT_LT(blk.mTile, mTiles);
         EXPECT_LT(blk.nTile, nTiles);
+        EXPECT_LT(blk.split, splitK);
         seen.insert({blk.mTile, blk.nTile, blk.split});
     }
     EXPECT_EQ(seen.size(), static_cast<std::size_t>(mTiles * nTiles * splitK));
+}
+
+// AutoAWQ_kernels awq_ext/quantization/gemm_cuda_gen.cu lines 42-43 (blockIdx_y = blockIdx.x % (M tiles *
+// N tiles), blockIdx_z = blockIdx.x / (M tiles * N tiles)) with M tile = blockIdx_y / j_factors1 (line 61).
+TEST(GemmIndex, FlatGridFollowsUpstreamsBlockOrder) {
+    const awq::GemmBlock first = awq::decodeGemmBlock(1, 3, 5);
+    EXPECT_EQ(first.nTile, 1);
+    EXPECT_EQ(first.mTile, 0);
+    EXPECT_EQ(first.split, 0);
+    const awq::GemmBlock b = awq::decodeGemmBlock(2 * 15 + 7, 3, 5);
+    EXPECT_EQ(b.split, 2);
+    EXPECT_EQ(b.mTile, 1);
+    EXPECT_EQ(b.nTile, 2);
+}
+
+TEST(GemmIndex, SwizzleIsAPermutationOfEachRowsChunks) {
+    for (int chunksPerRow : {2, 4})
+        for (int row = 0; row < 16; ++row) {
+            std::set<int> chunks;
+            for (int c = 0; c < chunksPerRow; ++c) chunks.insert(awq::swizzleChunk(row, c, chunksPerRow));
+            EXPECT_EQ(chunks.size(), static_cast<std::size_t>(chunksPerRow));
+            EXPECT_EQ(*chunks.rbegin(), chunksPerRow - 1);
+        }
 }
 
 TEST(GemmIndex, SplitsShareTheKChunks) {
@@ -37,20 +62,48 @@ TEST(GemmIndex, SplitsShareTheKChunks) {
     EXPECT_EQ(awq::chunksOfSplit(3, 5, 8), 0);
 }
 
-// The prefill kernel's stage ring plus its dequantised slice must fit the planner's smem claim.
-TEST(GemmIndex, PrefillStagesFitEveryBucketsClaim) {
+// The prefill kernel keeps the planner's stages of A (CTA_M x CTA_K fp16) in the planner's dynamic smem,
+// and the 8-warp buckets add their two K slices' sums up in the same memory afterwards.
+TEST(GemmIndex, PrefillARingAndSliceSumFitEveryBucketsClaim) {
     for (const auto& b : AwqGemmFamily::prefillBuckets()) {
-        const long long stage = (b.ctaM * b.ctaK + b.ctaN * b.ctaK / 4) * 2;
-        const long long slice = 16 * b.ctaN * 2;
-        const int stages = awq::prefillStagesThatFit(b.smemBytes, stage, slice, static_cast<int>(b.stages));
-        EXPECT_GE(stages, 1) << b.name;
-        EXPECT_LE(stages, b.stages) << b.name;
-        EXPECT_LE(stages * stage + slice, b.smemBytes) << b.name;
+        EXPECT_LE(b.stages * b.ctaM * b.ctaK * 2, b.smemBytes) << b.name;
+        const long long slices = b.warps / 4;
+        EXPECT_EQ(b.ctaK / slices, 64) << b.name;  // every warp's K slice is one gemv_fast K block
+        if (slices > 1) {
+            EXPECT_LE(b.ctaM * b.ctaN * 4, b.smemBytes) << b.name;
+        }
     }
-    // Upstream's formula rows keep all their stages; the M > 192 row (50,176 B) keeps three.
-    const auto& buckets = AwqGemmFamily::prefillBuckets();
-    EXPECT_EQ(awq::prefillStagesThatFit(buckets[0].smemBytes, 12288, 4096, 4), 4);
-    EXPECT_EQ(awq::prefillStagesThatFit(buckets[4].smemBytes, 12288, 4096, 4), 3);
+}
+
+TEST(GemmIndex, PrefillSplitsCoverEveryKTileOnce) {
+    for (long long tiles : {1LL, 2LL, 3LL, 32LL, 33LL})
+        for (int splitK : {1, 2}) {
+            long long next = 0;
+            for (int split = 0; split < splitK; ++split) {
+                if (awq::prefillTilesOfSplit(tiles, split, splitK) == 0) continue;
+                EXPECT_EQ(awq::prefillFirstTile(tiles, split, splitK), next);
+                next += awq::prefillTilesOfSplit(tiles, split, splitK);
+            }
+            EXPECT_EQ(next, tiles) << tiles << " " << splitK;
+        }
+    EXPECT_EQ(awq::prefillFirstTile(32, 1, 2), 16);  // upstream: cta_offset_k = blockIdx_z * (K / SPLITK)
+}
+
+// Every weight of a gemv_fast-packed matrix is where the prefill kernel's lane reads it: lane t's word of
+// row n's 32-wide half, nibble slot s of 16-bit lane h, is K row 8s + 2t + h of that half.
+TEST(GemmIndex, PrefillWordsHoldTheLanesFragmentRows) {
+    const long long n = 12, k = 256;
+    for (long long row = 0; row < n; ++row)
+        for (long long kBlock = 0; kBlock < k; kBlock += 64)
+            for (int half = 0; half < 2; ++half)
+                for (int t = 0; t < 4; ++t)
+                    for (int slot = 0; slot < 4; ++slot)
+                        for (int h = 0; h < 2; ++h) {
+                            const long long kk = kBlock + half * 32 + awq::prefillRowOfSlot(t, slot, h);
+                            const awq::FastLocation at = awq::fastLocation(row, kk, k);
+                            EXPECT_EQ(at.element, 2 * awq::prefillWordOf(row, kBlock, half, t, k) + h) << row << " " << kk;
+                            EXPECT_EQ(at.nibble, slot) << row << " " << kk;
+                        }
 }
 
 // The kernels size their stage ring from the planner's claim: it must give the planner's stages.
