@@ -40,6 +40,23 @@ struct TileCandidate {
     bool fits = false;
 };
 
+// A further kernel the same call launches on the same stream after the main one (FA2's
+// split-KV combine). The planner fills its configuration; finishLaunch-style checks and the
+// register table give it registers and occupancy like the main launch.
+struct ExtraLaunch {
+    std::string_view role;          // "combine"
+    std::string_view kernelSymbol;  // key into the register table, like LaunchPlan::kernelSymbol
+    Dim3 grid;
+    Dim3 block;
+    std::int64_t staticSmem = 0;
+    std::int64_t dynamicSmem = 0;
+    bool optsIntoLargeSmem = false;
+    std::optional<int> registers;
+    std::optional<Occupancy> occupancy;
+    std::int64_t threadsPerBlock() const { return block.volume(); }
+    std::int64_t totalSmem() const { return staticSmem + dynamicSmem; }
+};
+
 // Brief skips every string a sweep cell does not need; Full is for one plan shown to a person.
 enum class PlanDetail { Brief, Full };
 
@@ -78,7 +95,9 @@ struct LaunchPlan {
     double paddingWaste = 0.0;               // fraction of computed rows/cols that are padding
     std::int64_t workTiles = 0;              // output tiles the blocks share out; 0 when not tracked
     bool operandsSwapped = false;            // the weights fill the MMA's M side (gemm_bucket cells <= 64)
-    int splitK = 1;
+    int splitK = 1;  // awq_gemm split-K; attention fa2: num_splits of the split-KV kernel
+    // Kernels launched after the main one, in order (empty for a single-kernel call).
+    std::vector<ExtraLaunch> extraLaunches;
 
     double bytesMoved = 0.0;  // global memory traffic (roofline)
     double flops = 0.0;
@@ -90,5 +109,26 @@ struct LaunchPlan {
     std::int64_t threadsPerBlock() const { return block.volume(); }
     std::int64_t totalSmem() const { return staticSmem + dynamicSmem; }
 };
+
+// One extra launch of a call as a plan of its own (same call, shape and verdict; its tile names
+// its role), for code that shows one launch's figures at a time.
+inline LaunchPlan extraLaunchPlan(const LaunchPlan& plan, const ExtraLaunch& extra) {
+    LaunchPlan launch;
+    launch.family = plan.family;
+    launch.variant = plan.variant;
+    launch.deviceId = plan.deviceId;
+    launch.shape = plan.shape;
+    launch.verdict = plan.verdict;
+    launch.kernelSymbol = extra.kernelSymbol;
+    launch.grid = extra.grid;
+    launch.block = extra.block;
+    launch.staticSmem = extra.staticSmem;
+    launch.dynamicSmem = extra.dynamicSmem;
+    launch.optsIntoLargeSmem = extra.optsIntoLargeSmem;
+    launch.registers = extra.registers;
+    launch.occupancy = extra.occupancy;
+    launch.tile = extra.role;
+    return launch;
+}
 
 }  // namespace tilescope

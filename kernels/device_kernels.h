@@ -20,6 +20,8 @@ DeviceKernelList awqGemvDeviceKernels();
 DeviceKernelList awqGemmDeviceKernels();
 DeviceKernelList attentionDeviceKernels();      // fp16
 DeviceKernelList attentionBf16DeviceKernels();  // bf16: <symbol>_bf16
+DeviceKernelList attentionSplitKvDeviceKernels();      // split_kv.cu: split-KV, combine, d96 64x64 (fp16)
+DeviceKernelList attentionSplitKvBf16DeviceKernels();  // split_kv_bf16.cu
 DeviceKernelList gemmBucketDeviceKernels();
 
 // bf16 instantiations of the attention kernels carry this suffix after the planner's symbol.

@@ -11,6 +11,11 @@ struct AttentionParams {
     float* lse;     // [batch, heads, seqlen_q], natural log of the softmax denominator
     int batch, seqlenQ, seqlenK, heads, headDim, headDimV, causal;
     float softmaxScale;
+    // Split-KV (split_kv.cuh); unused by the one-kernel forward. fp32, headDimRounded = the
+    // head-dim bucket (flash_api.cpp head_size_rounded).
+    float* oAccum;    // [numSplits, batch, heads, seqlen_q, headDimRounded]
+    float* lseAccum;  // [numSplits, batch, heads, seqlen_q]
+    int numSplits, headDimRounded;
 };
 
 }  // namespace tilescope

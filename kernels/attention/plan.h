@@ -7,7 +7,7 @@ namespace tilescope {
 
 class AttentionFamily final : public KernelFamily {
 public:
-    enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, HeadDim, HeadDimV, Causal };
+    enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, HeadDim, HeadDimV, Causal, NumSplits };
     enum Variant { Fa2, Sm120TileSearch };
 
     std::string_view name() const override { return "attention"; }
@@ -23,5 +23,21 @@ public:
         std::string_view symbol;  // device function for this head-dim bucket and tile
     };
 };
+
+namespace attention {
+
+// flash-attention v2.8.3 flash_api.cpp num_splits_heuristic, reproduced with its float/double
+// arithmetic: the fewest splits whose wave efficiency reaches 85 % of the best. mha_fwd passes
+// batch*heads*ceil(seqlen_q/64), 2 * the SM count, ceil(seqlen_k/block_n) and 128.
+int numSplitsHeuristic(std::int64_t batchHeadsMBlocks, std::int64_t numSms, std::int64_t numNBlocks, int maxSplits);
+
+// set_params_splitkv / run_mha_fwd_splitkv_dispatch: kBlockN of the split-KV kernel per head size.
+std::int64_t splitKvBlockN(std::int64_t headDim);
+
+// mha_fwd head_size_rounded (a multiple of 32 up to 128, else of 64): the head-dim bucket, the
+// row length of the split-KV accumulator.
+std::int64_t headDimRounded(std::int64_t headDim);
+
+}  // namespace attention
 
 }  // namespace tilescope
