@@ -22,12 +22,11 @@ float highHalf(unsigned h2) { return halfBitsToFloat(static_cast<std::uint16_t>(
 std::uint16_t toHalf(double v) { return floatToHalfBits(static_cast<float>(v)); }
 unsigned pack(std::uint16_t lo, std::uint16_t hi) { return lo | (static_cast<unsigned>(hi) << 16); }
 
-// fma.rn.f16x2 / mul.rn.f16x2: each lane's exact a*b + c rounded once to fp16 (half products are exact in double).
+// fma.rn.f16x2 (and mul.rn.f16x2 as fma with 0): each lane's exact a*b + c rounded once to fp16 (half products are exact in double).
 unsigned fma2(unsigned a, unsigned b, unsigned c) {
     return pack(toHalf(static_cast<double>(lowHalf(a)) * lowHalf(b) + lowHalf(c)),
                 toHalf(static_cast<double>(highHalf(a)) * highHalf(b) + highHalf(c)));
 }
-unsigned mul2(unsigned a, unsigned b) { return fma2(a, b, 0u); }
 
 // ---- the dequantisers, exhaustively ----
 
