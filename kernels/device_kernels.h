@@ -20,7 +20,7 @@ DeviceKernelList awqGemvDeviceKernels();
 DeviceKernelList awqGemmDeviceKernels();
 DeviceKernelList attentionDeviceKernels();      // fp16
 DeviceKernelList attentionBf16DeviceKernels();  // bf16: <symbol>_bf16
-DeviceKernelList attentionSplitKvDeviceKernels();      // split_kv.cu: split-KV, combine, d96 64x64 (fp16)
+DeviceKernelList attentionSplitKvDeviceKernels();      // split_kv.cu: split-KV and combine (fp16)
 DeviceKernelList attentionSplitKvBf16DeviceKernels();  // split_kv_bf16.cu
 DeviceKernelList gemmBucketDeviceKernels();
 

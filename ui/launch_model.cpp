@@ -14,6 +14,16 @@ QString figure(double v) {
 
 }  // namespace
 
+std::vector<LaunchUsage> callLaunchUsage(const LaunchPlan& plan, const DeviceSpec& device) {
+    std::vector<LaunchUsage> rows = launchUsage(plan, device);
+    for (const ExtraLaunch& extra : plan.extraLaunches)
+        for (LaunchUsage row : launchUsage(extraLaunchPlan(plan, extra), device)) {
+            row.label = std::string(extra.role) + ": " + row.label;
+            rows.push_back(std::move(row));
+        }
+    return rows;
+}
+
 void LaunchModel::setUsage(std::vector<LaunchUsage> usage) {
     const bool sameRows = usage.size() == m_usage.size();
     if (!sameRows) beginResetModel();

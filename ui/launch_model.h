@@ -9,6 +9,10 @@
 
 namespace tilescope {
 
+// Every launch of the call: the main launch's rows, then each extra launch's (split-KV's combine)
+// with its role before the label ("combine: grid.x").
+std::vector<LaunchUsage> callLaunchUsage(const LaunchPlan& plan, const DeviceSpec& device);
+
 class LaunchModel : public QAbstractTableModel {
     Q_OBJECT
 public:

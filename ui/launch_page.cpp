@@ -59,7 +59,7 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
 }
 
 void LaunchPage::refresh() {
-    m_model->setUsage(launchUsage(m_state->plan(), m_state->device()));
+    m_model->setUsage(callLaunchUsage(m_state->plan(), m_state->device()));
     if (isVisible())
         refreshPlot();
     else

@@ -126,6 +126,25 @@ void runKernels(const std::string& name, bool json) {
 
 // ---- plan -------------------------------------------------------------------------------
 
+// The launches after the main one (split-KV attention's combine): symbol, grid, block, shared
+// memory, registers and occupancy of each.
+void appendExtraLaunchRows(std::vector<std::vector<std::string>>& rows, const LaunchPlan& plan, const DeviceSpec& device) {
+    for (const ExtraLaunch& e : plan.extraLaunches) {
+        rows.push_back({"then", std::string(e.role) + " kernel " + std::string(e.kernelSymbol)});
+        rows.push_back({"  grid", formatDim(e.grid) + " = " + withThousands(e.grid.volume()) + " blocks"});
+        rows.push_back({"  block", formatDim(e.block) + " = " + withThousands(e.threadsPerBlock()) + " threads"});
+        rows.push_back({"  shared memory", "static " + withThousands(e.staticSmem) + " B, dynamic " + withThousands(e.dynamicSmem) + " B"});
+        rows.push_back({"  registers", e.registers ? std::to_string(*e.registers) + " per thread"
+                                                   : "unknown (no ptxas resource table for " + device.archName() + " in this build)"});
+        if (e.occupancy) {
+            char text[96];
+            std::snprintf(text, sizeof text, "%.1f %% (%d blocks per SM), %.2f waves", e.occupancy->occupancyPct,
+                          e.occupancy->activeBlocksPerSm, e.occupancy->waves);
+            rows.push_back({"  occupancy", text});
+        }
+    }
+}
+
 void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device) {
     const auto& parameters = kernel.family->parameters();
     std::vector<std::vector<std::string>> rows;
@@ -162,6 +181,7 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
             rows.push_back({"occupancy", plan.ok() ? "unknown (needs the register count)" : "-"});
         }
     }
+    if (launched) appendExtraLaunchRows(rows, plan, device);
     if (!plan.tile.empty()) rows.push_back({"tile", std::string(plan.tile)});
     for (std::size_t i = 0; i < plan.candidates.size(); ++i) {
         const auto& c = plan.candidates[i];

@@ -1,5 +1,5 @@
 // attention split-KV device code, fp16 (split_kv_bf16.cu holds the bf16 set): the split-KV
-// kernels, their combine and the d96 64x64 non-split kernel, all from split_kv.cuh.
+// kernels and their combine, from split_kv.cuh.
 #include "kernels/attention/split_kv.cuh"
 
 using tilescope::AttentionParams;
@@ -12,20 +12,15 @@ using tilescope::AttentionParams;
     extern "C" __global__ void __launch_bounds__(128) NAME(AttentionParams p) {       \
         tilescope::split_kv_detail::splitKvCombine<__half, ROWS>(p);                  \
     }
-#define TILESCOPE_SINGLE(NAME, D, BN)                                                  \
-    extern "C" __global__ void __launch_bounds__(128) NAME(AttentionParams p) {       \
-        tilescope::split_kv_detail::splitKvForward<__half, D, BN, false>(p);          \
-    }
-TILESCOPE_SPLIT_KV_KERNELS(TILESCOPE_SPLIT, TILESCOPE_COMBINE, TILESCOPE_SINGLE)
+TILESCOPE_SPLIT_KV_KERNELS(TILESCOPE_SPLIT, TILESCOPE_COMBINE)
 #undef TILESCOPE_SPLIT
 #undef TILESCOPE_COMBINE
-#undef TILESCOPE_SINGLE
 
 namespace tilescope {
 
 #define TILESCOPE_ENTRY(NAME, ...) {#NAME, reinterpret_cast<const void*>(&NAME)},
 DeviceKernelList attentionSplitKvDeviceKernels() {
-    static const DeviceKernel list[] = {TILESCOPE_SPLIT_KV_KERNELS(TILESCOPE_ENTRY, TILESCOPE_ENTRY, TILESCOPE_ENTRY)};
+    static const DeviceKernel list[] = {TILESCOPE_SPLIT_KV_KERNELS(TILESCOPE_ENTRY, TILESCOPE_ENTRY)};
     return {list, sizeof list / sizeof list[0]};
 }
 #undef TILESCOPE_ENTRY

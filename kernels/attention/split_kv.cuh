@@ -339,17 +339,15 @@ __device__ __forceinline__ void splitKvCombine(const AttentionParams& p) {
 }  // namespace tilescope
 
 // Split-KV kernels per head-dim bucket (run_mha_fwd_splitkv_dispatch: kBlockM 64, kBlockN 256 up
-// to d64, 128 up to d128, else 64), the combine per rows per CTA (4 when d % 128 == 0, 8 when
-// d % 64 == 0, else 16), and one non-split kernel on the same code: run_mha_fwd_hdim96's 64x64/4
-// for sm86/sm89 causal. SPLIT(name, d, kBlockN) / COMBINE(name, rows) / SINGLE(name, d, kBlockN)
-#define TILESCOPE_SPLIT_KV_KERNELS(SPLIT, COMBINE, SINGLE)  \
-    SPLIT(flash_fwd_splitkv_d32_m64n256w4, 32, 256)         \
-    SPLIT(flash_fwd_splitkv_d64_m64n256w4, 64, 256)         \
-    SPLIT(flash_fwd_splitkv_d96_m64n128w4, 96, 128)         \
-    SPLIT(flash_fwd_splitkv_d128_m64n128w4, 128, 128)       \
-    SPLIT(flash_fwd_splitkv_d192_m64n64w4, 192, 64)         \
-    SPLIT(flash_fwd_splitkv_d256_m64n64w4, 256, 64)         \
-    COMBINE(flash_fwd_splitkv_combine_m4, 4)                \
-    COMBINE(flash_fwd_splitkv_combine_m8, 8)                \
-    COMBINE(flash_fwd_splitkv_combine_m16, 16)              \
-    SINGLE(flash_fwd_d96_m64n64w4, 96, 64)
+// to d64, 128 up to d128, else 64) and the combine per rows per CTA (4 when d % 128 == 0, 8 when
+// d % 64 == 0, else 16). SPLIT(name, d, kBlockN) / COMBINE(name, rows)
+#define TILESCOPE_SPLIT_KV_KERNELS(SPLIT, COMBINE)   \
+    SPLIT(flash_fwd_splitkv_d32_m64n256w4, 32, 256)   \
+    SPLIT(flash_fwd_splitkv_d64_m64n256w4, 64, 256)   \
+    SPLIT(flash_fwd_splitkv_d96_m64n128w4, 96, 128)   \
+    SPLIT(flash_fwd_splitkv_d128_m64n128w4, 128, 128) \
+    SPLIT(flash_fwd_splitkv_d192_m64n64w4, 192, 64)   \
+    SPLIT(flash_fwd_splitkv_d256_m64n64w4, 256, 64)   \
+    COMBINE(flash_fwd_splitkv_combine_m4, 4)          \
+    COMBINE(flash_fwd_splitkv_combine_m8, 8)          \
+    COMBINE(flash_fwd_splitkv_combine_m16, 16)

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "core/run_timing.h"
 #include "kernels/device_kernels.h"
@@ -78,11 +80,47 @@ private:
     std::size_t m_bytes = 0;
 };
 
+// A launch after the main kernel (split-KV attention's combine): same parameter block, same stream.
+struct ExtraKernel {
+    const void* function = nullptr;
+    cudaLaunchConfig_t config{};
+};
+
+// The plan's extra launches as device functions (symbol + suffix), with their opt-in attribute
+// set; `missing` names the first symbol this build lacks.
+std::vector<ExtraKernel> extraKernels(const LaunchPlan& plan, std::string_view suffix, std::string& missing) {
+    std::vector<ExtraKernel> kernels;
+    for (const ExtraLaunch& e : plan.extraLaunches) {
+        const std::string symbol = std::string(e.kernelSymbol) + std::string(suffix);
+        ExtraKernel k;
+        k.function = findDeviceKernel(symbol);
+        if (!k.function) {
+            missing = symbol;
+            return {};
+        }
+        k.config.gridDim = dim3(clampDim(e.grid.x), clampDim(e.grid.y), clampDim(e.grid.z));
+        k.config.blockDim = dim3(clampDim(e.block.x), clampDim(e.block.y), clampDim(e.block.z));
+        k.config.dynamicSmemBytes = static_cast<std::size_t>(std::max<std::int64_t>(e.dynamicSmem, 0));
+        k.config.stream = nullptr;
+        if (e.optsIntoLargeSmem &&
+            cudaFuncSetAttribute(k.function, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(e.dynamicSmem)) != cudaSuccess)
+            cudaGetLastError();  // the launch itself then reports the error
+        kernels.push_back(k);
+    }
+    return kernels;
+}
+
+cudaError_t launchExtraKernels(std::vector<ExtraKernel>& kernels, void** args) {
+    for (ExtraKernel& k : kernels)
+        if (const cudaError_t e = cudaLaunchKernelExC(&k.config, k.function, args); e != cudaSuccess) return e;
+    return cudaSuccess;
+}
+
 }  // namespace
 
 const void* findDeviceKernel(std::string_view symbol) {
     for (DeviceKernelList list : {awqGemvDeviceKernels(), awqGemmDeviceKernels(), attentionDeviceKernels(), attentionBf16DeviceKernels(),
-                                 gemmBucketDeviceKernels()})
+                                 attentionSplitKvDeviceKernels(), attentionSplitKvBf16DeviceKernels(), gemmBucketDeviceKernels()})
         for (std::size_t i = 0; i < list.count; ++i)
             if (symbol == list.entries[i].symbol) return list.entries[i].function;
     return nullptr;
@@ -101,6 +139,13 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
     const void* function = findDeviceKernel(result.symbol);
     if (!function) {
         result.refusal = "no device function " + result.symbol + " in this build";
+        return result;
+    }
+    std::string missing;
+    std::vector<ExtraKernel> extras =
+        extraKernels(plan, options.bf16 && kernel.family->name() == "attention" ? kBf16SymbolSuffix : "", missing);
+    if (!missing.empty()) {
+        result.refusal = "no device function " + missing + " in this build";
         return result;
     }
     if (cudaFuncAttributes attributes{}; cudaFuncGetAttributes(&attributes, function) == cudaSuccess) {
@@ -139,6 +184,7 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
     if (launch == cudaSuccess) {
         cudaEventRecord(start, nullptr);
         launch = cudaLaunchKernelExC(&config, function, args);
+        if (launch == cudaSuccess) launch = launchExtraKernels(extras, args);
         cudaEventRecord(stop, nullptr);
     }
     outcome.launch = outcomeOf(launch);
@@ -166,7 +212,7 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             for (int i = 0; i < options.repeats; ++i) {
                 flusher.evict(i);
                 cudaEventRecord(start, nullptr);
-                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess) break;
+                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess || launchExtraKernels(extras, args) != cudaSuccess) break;
                 cudaEventRecord(stop, nullptr);
                 bool repeatTimedOut = false;
                 if (waitFor(stop, options.timeoutSeconds, repeatTimedOut) != cudaSuccess) {
@@ -197,7 +243,8 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             if (r.externalId && *r.externalId == static_cast<std::int64_t>(options.launchId)) result.apiRecords.push_back(std::move(r));
         result.droppedRecords = options.tracer->droppedRecords();
         if (outcome.timing)
-            if (auto cupti = timingFromRecords(outcome.records, outcome.timing->repeats, 1, outcome.timing->l2Flushed)) outcome.timing = cupti;
+            if (auto cupti = timingFromRecords(outcome.records, outcome.timing->repeats, 1 + static_cast<int>(extras.size()),
+                                               outcome.timing->l2Flushed)) outcome.timing = cupti;
     }
     result.outcome = std::move(outcome);
     return result;

@@ -45,6 +45,16 @@ private slots:
         QVERIFY(!model.data(model.index(gridY, LaunchModel::Value), Qt::ForegroundRole).isValid());
         model.setUsage({});
         QCOMPARE(model.rowCount(), 0);
+
+        // Split-KV decode: the combine's rows follow the split kernel's, labelled with its role.
+        const LaunchPlan decode = planFor("attention", "fa2", "h200", "batch=1,seqlen_q=1,seqlen_k=32768,heads=32");
+        const DeviceSpec& h200 = *DeviceDatabase::embedded().find("h200");
+        model.setUsage(callLaunchUsage(decode, h200));
+        const int single = static_cast<int>(launchUsage(decode, h200).size());
+        QCOMPARE(model.rowCount(), 2 * single);
+        QCOMPARE(model.data(model.index(1, LaunchModel::Value)).toString(), QStringLiteral("7 blocks"));  // grid.y: splits
+        QCOMPARE(model.data(model.index(single, LaunchModel::Quantity)).toString(), QStringLiteral("combine: grid.x"));
+        QCOMPARE(model.data(model.index(single, LaunchModel::Value)).toString(), QStringLiteral("8 blocks"));
     }
 
     void candidateModel() {
