@@ -27,11 +27,13 @@ def parse_cases(path):
     cases = []
     for line in open(path):
         parts = line.split()
-        if len(parts) != 4 or parts[0].startswith("#"):
+        if len(parts) not in (4, 5) or parts[0].startswith("#"):
             continue
-        family, variant, shape_text, expected = parts
+        family, variant, shape_text, expected = parts[:4]
         shape = {k: int(v) for k, v in (item.split("=") for item in shape_text.split(","))}
-        dtypes = ["fp16", "bf16"] if family == "attention" else ["fp16"]
+        dtypes = ["fp16", "bf16"] if family == "attention" else ["bf16"] if family == "gemm_bucket" else ["fp16"]
+        if len(parts) == 5:  # a fifth column restricts the case to one dtype
+            dtypes = [parts[4]]
         for dtype in dtypes:
             cases.append({"kernel": family, "variant": variant, "shape_text": shape_text, "shape": shape,
                           "expected": expected, "dtype": dtype})

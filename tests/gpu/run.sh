@@ -54,10 +54,11 @@ log "bundle: $(tr '\n' ' ' < "$bundle/BUNDLE" 2>/dev/null); cli: $cli"
 
 runs="$out/runs.jsonl"
 : > "$runs"
-while read -r family variant shape expected; do
+while read -r family variant shape expected only; do
   case "$family" in ''|'#'*) continue ;; esac
   dtypes=(fp16)
   [ "$family" = attention ] && dtypes=(fp16 bf16)
+  [ -n "${only:-}" ] && dtypes=("$only")  # a fifth column restricts attention to one dtype
   for dtype in "${dtypes[@]}"; do
     extra=()
     [ "$family" = attention ] && extra=(--dtype "$dtype")

@@ -2,7 +2,7 @@
 """The GPU check's bookkeeping (tests/gpu/run.sh), standard library only.
 
   annotate  one `tilescope-cli run --json` output + what the case expects -> one runs.jsonl line
-  ncu       Nsight Compute's launch statistics for one launch per kernel symbol vs the plan -> ncu.json
+  ncu       Nsight Compute's launch statistics for one launch per variant vs the plan -> ncu.json
   sanitize  compute-sanitizer (memcheck; racecheck for attention) on one small shape per variant
   summary   runs.jsonl + peers.json (+ ncu.json, sanitize.txt) -> summary.md and summary.json;
             exit 1 when any check failed
@@ -83,16 +83,18 @@ def agrees(metric, ours, theirs, run):
     return float(ours) == theirs
 
 
-def one_per_symbol(runs, fits):
-    """The smallest launched, passing fp16 run of each kernel symbol (bytes moved as the size)."""
+def one_per_variant(runs, fits):
+    """The smallest launched, passing run of each variant (bytes moved as the size), split-KV apart:
+    a whole device session is 15 minutes, and ncu takes seconds per launch."""
     chosen = {}
     for run in runs:
         if run.get("dtype", "fp16") != ("bf16" if run.get("kernel") == "gemm_bucket" else "fp16") or not fits(run):
             continue
-        symbol = run.get("symbol")
+        symbol = run.get("symbol") or ""
+        key = (run.get("kernel"), run.get("variant"), "splitkv" in symbol)
         size = run.get("plan", {}).get("bytes_moved") or 0
-        if symbol and (symbol not in chosen or size < chosen[symbol][0]):
-            chosen[symbol] = (size, run)
+        if symbol and (key not in chosen or size < chosen[key][0]):
+            chosen[key] = (size, run)
     return [run for _, run in sorted(chosen.values(), key=lambda x: x[1]["symbol"])]
 
 
@@ -109,7 +111,7 @@ def run_cli(cli, run, prefix, extra=()):
 def ncu(a):
     runs = load_runs(a.runs)
     report, mismatches = [], 0
-    for run in one_per_symbol(runs, launched_ok):
+    for run in one_per_variant(runs, launched_ok):
         log = os.path.join(a.tmp, "ncu.csv")
         done = run_cli(a.cli, run, ["ncu", "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
                                     "--launch-count", "1", "--metrics", ",".join(NCU_METRICS), "--log-file", log])
