@@ -73,11 +73,15 @@ def number(text):
 def agrees(metric, ours, theirs, run):
     if theirs is None:
         return False
+    active = (run["plan"].get("occupancy") or {}).get("active_blocks_per_sm", 0)
     if ours is None:  # the resource does not limit: NCU reports a limit at least the active blocks
-        if metric.startswith("launch__occupancy_limit_"):
-            active = (run["plan"].get("occupancy") or {}).get("active_blocks_per_sm", 0)
-            return theirs >= active
-        return False
+        return metric.startswith("launch__occupancy_limit_") and theirs >= active
+    if metric == "launch__occupancy_limit_shared_mem":
+        # NCU computes this limit for the shared-memory carveout the driver picked for the launch
+        # (launch__shared_mem_config_size); the plan, like cudaOccMaxActiveBlocksPerMultiprocessor,
+        # for the largest one. They agree on what occupancy needs: neither binds below the other's
+        # active blocks, and where the plan's limit binds, NCU's equals it.
+        return theirs == ours or (theirs >= active and ours >= active and (ours > active or theirs == active))
     if metric in ("sm__maximum_warps_per_active_cycle_pct", "launch__waves_per_multiprocessor"):
         return abs(float(ours) - theirs) <= max(0.01 * abs(theirs), 0.01)
     return float(ours) == theirs
@@ -241,6 +245,17 @@ def summary(a):
                      "pct_of_compute_roofline": 100 * compute_us / ours if ours and compute_us else None,
                      "peers": row_peers, "problems": problems})
     ncu_doc = json.load(open(a.ncu)) if a.ncu and os.path.exists(a.ncu) else None
+    if ncu_doc:  # judged again with this version's rules, from the figures both sides recorded
+        by_case = {(r.get("kernel"), r.get("variant"), r.get("shape_text"), r.get("symbol")): r for r in runs}
+        mismatches = 0
+        for e in ncu_doc.get("launches", []):
+            run = by_case.get((e.get("kernel"), e.get("variant"), e.get("shape"), e.get("symbol")))
+            for metric, v in e.get("metrics", {}).items():
+                if run is not None:
+                    v["match"] = agrees(metric, v["plan"], v["ncu"], run)
+                mismatches += not v["match"]
+            mismatches += bool(e.get("error"))
+        ncu_doc["mismatches"] = mismatches
     sanitize_text = open(a.sanitize).read() if a.sanitize and os.path.exists(a.sanitize) else None
     ncu_failed = bool(ncu_doc and (ncu_doc.get("mismatches") or ncu_doc.get("error")))
     sanitize_failed = bool(sanitize_text and "FAILED" in sanitize_text)

@@ -30,4 +30,16 @@ gemv = next(r for r in doc["runs"] if r["kernel"] == "awq_gemv" and r["ours_us"]
 assert gemv["timing_source"] == "cupti" and gemv["l2_flushed"] is True, gemv
 assert 5.0 < gemv["pct_of_copy_roofline"] < 7.0, gemv["pct_of_copy_roofline"]
 PY
+
+# The check after the kernel rewrites (bundle of 2570df3): every run passed, and Nsight Compute's
+# launch statistics agree with the plan once the shared-memory block limit is read for the
+# carveout the driver chose (NCU 2 where the plan's largest carveout gives 4, both above the
+# kernel's active blocks).
+gunzip -c "$data/h200_after_runs.jsonl.gz" > "$work/after_runs.jsonl"
+python3 "$src/tests/gpu/summarize.py" summary --runs "$work/after_runs.jsonl" --peers "$data/h200_after_peers.json" \
+  --ncu "$data/h200_after_ncu.json" --sanitize "$data/h200_after_sanitize.txt" --md "$work/after.md" --json "$work/after.json" \
+  || fail "the after check should pass: $(tail -5 "$work/after.md")"
+grep -q "122 of 122 runs passed every check" "$work/after.md" || fail "after: wrong pass count"
+grep -q "Nsight Compute: 9 launches compared, 0 mismatching figures" "$work/after.md" || fail "after: NCU comparison: $(grep -A12 'Nsight' "$work/after.md")"
+grep -q "compute-sanitizer: 0 failing sanitizer run(s)" "$work/after.md" || fail "after: sanitizer line"
 echo "summary ok"
