@@ -48,7 +48,7 @@ void print(const char* what, const Stats& s, std::size_t n) {
 
 // An exactly kCells-long linear axis over a parameter.
 SweepAxis linearAxis(const ParameterList& p, const char* name, std::int64_t step) {
-    SweepAxis axis{parameterIndex(p, name), {}, AxisScale::Linear};
+    SweepAxis axis{parameterIndex(p, name), {}, AxisScale::Linear, {}};
     for (int i = 1; i <= kCells; ++i) axis.values.push_back(step * i);
     return axis;
 }

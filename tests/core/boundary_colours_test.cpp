@@ -14,11 +14,11 @@ namespace {
 BoundaryMap handMap(int w, int h) {
     const KernelFamily* family = builtinKernels().find("awq_gemm");
     const ParameterList& p = family->parameters();
-    SweepAxis x{0, {}, AxisScale::Linear};
+    SweepAxis x{0, {}, AxisScale::Linear, {}};
     for (int i = 0; i < w; ++i) x.values.push_back(i + 1);
     std::optional<SweepAxis> y;
     if (h > 1) {
-        y = SweepAxis{1, {}, AxisScale::Linear};
+        y = SweepAxis{1, {}, AxisScale::Linear, {}};
         for (int i = 0; i < h; ++i) y->values.push_back(64 * (i + 1));
     }
     return BoundaryMap(KernelChoice{family, 0}, DeviceDatabase::embedded().defaultDevice(), Shape::defaults(p), x, y);
