@@ -12,7 +12,8 @@ mkdir -p "$work"
 bundle="$work/bundle"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$here/pack.sh" --cli "$cli" --out "$bundle"
+# The build's CLI carries SASS for every arch of TILESCOPE_CUDA_ARCHS (the CI build: 7), not just sm_90.
+"$here/pack.sh" --cli "$cli" --out "$bundle" --max-mb 200
 for f in bin/tilescope-cli run.sh cases.txt summarize.py peers.py README.md BUNDLE; do
   [ -e "$bundle/$f" ] || fail "the bundle lacks $f"
 done
@@ -28,9 +29,9 @@ cd "$elsewhere"
 for lib in "$bundle"/lib/*; do
   name="$(basename "$lib")"
   resolved="$(ldd "$bundle/bin/tilescope-cli" | awk -v n="$name" '$1 == n {print $3}')"
-  [ "$resolved" = "$(readlink -f "$lib")" ] || [ "$resolved" = "$lib" ] || fail "$name resolves to '$resolved', not the bundle's copy"
+  [ -n "$resolved" ] && [ "$(readlink -f "$resolved")" = "$(readlink -f "$lib")" ] || fail "$name resolves to '$resolved', not the bundle's copy"
 done
-"$bundle/bin/tilescope-cli" --version | grep -q tilescope || fail "--version from the bundle"
+"$bundle/bin/tilescope-cli" --version | grep -Eq "^[0-9]+\.[0-9]+\.[0-9]+ \(" || fail "--version from the bundle"
 set +e
 "$bundle/bin/tilescope-cli" run -k awq_gemv -s M=1,N=4096,K=4096 --repeat 1 --flush-l2 > run.out 2> run.err
 rc=$?

@@ -4,10 +4,11 @@
 # $ORIGIN/../lib), the roofline probe, and the check's scripts and cases. The GPU machine has the
 # CUDA toolkit, CMake and PyTorch but none of our Debian dependencies: it runs the bundle as it is.
 #
-# Usage: tests/gpu/pack.sh [--archs 90] [--out build/gpu-bundle] [--cli PATH]
+# Usage: tests/gpu/pack.sh [--archs 90] [--out build/gpu-bundle] [--cli PATH] [--max-mb 40]
 #   --archs  CUDA archs to compile (TILESCOPE_CUDA_ARCHS form, e.g. "90" or "80;90"); default 90 (H100/H200)
 #   --out    bundle folder (default build/gpu-bundle: ignored by git, so `run` can carry it)
 #   --cli    bundle this tilescope-cli instead of building one (the ctest packs the build's own)
+#   --max-mb fail above this size (default 40: what a device call carries; a 7-arch CLI needs more)
 # Then: carry the bundle to the GPU machine and run `<bundle>/run.sh` there (tests/gpu/README.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,12 +16,14 @@ root="$(cd "$here/../.." && pwd)"
 archs=90
 out="$root/build/gpu-bundle"
 cli=""
+max_mb=40
 while [ $# -gt 0 ]; do
   case "$1" in
     --archs) archs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --cli) cli="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --max-mb) max_mb="$2"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "pack.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -86,4 +89,4 @@ chmod +x "$out/run.sh"
 } > "$out/BUNDLE"
 size=$(du -sm "$out" | cut -f1)
 log "bundle: $out (${size} MB): $(ls "$out/lib" | tr '\n' ' ')"
-[ "$size" -le 40 ] || { echo "pack.sh: the bundle is ${size} MB, over its 40 MB budget" >&2; exit 1; }
+[ "$size" -le "$max_mb" ] || { echo "pack.sh: the bundle is ${size} MB, over its ${max_mb} MB budget" >&2; exit 1; }

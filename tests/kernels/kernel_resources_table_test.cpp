@@ -57,7 +57,12 @@ TEST(KernelResourceTable, StaticSmemEqualsThePlannersClaim) {
         {"awq_gemm", {"M=16,N=4096", "M=16,N=4160,group_size=64", "M=1", "M=48", "M=100", "M=160", "M=1000"}},
         {"attention", {"head_dim=32,head_dim_v=32", "head_dim=64,head_dim_v=64", "head_dim=96,head_dim_v=96",
                        "head_dim=128,head_dim_v=128", "head_dim=128,head_dim_v=128,causal=1", "head_dim=192,head_dim_v=192",
-                       "head_dim=256,head_dim_v=256", "head_dim=64,head_dim_v=64", "head_dim=200,head_dim_v=200"}},
+                       "head_dim=256,head_dim_v=256", "head_dim=64,head_dim_v=64", "head_dim=200,head_dim_v=200",
+                       // d96 causal on sm_86/sm_89 takes 64x64 (run_mha_fwd_hdim96); decode splits the K/V (split-KV)
+                       "head_dim=96,head_dim_v=96,causal=1,seqlen_q=512",
+                       "seqlen_q=1,seqlen_k=32768,head_dim=32,head_dim_v=32", "seqlen_q=1,seqlen_k=32768,head_dim=64,head_dim_v=64",
+                       "seqlen_q=1,seqlen_k=32768,head_dim=96,head_dim_v=96", "seqlen_q=1,seqlen_k=32768,head_dim=128,head_dim_v=128",
+                       "seqlen_q=1,seqlen_k=32768,head_dim=192,head_dim_v=192", "seqlen_q=1,seqlen_k=32768,head_dim=256,head_dim_v=256"}},
         {"gemm_bucket", {"M=8", "M=32", "M=64", "M=128", "M=256", "M=512"}},
     };
     std::set<std::string> reached;
@@ -80,13 +85,20 @@ TEST(KernelResourceTable, StaticSmemEqualsThePlannersClaim) {
                 auto shape = parseShape(text, family->parameters());
                 ASSERT_TRUE(shape.ok()) << text;
                 for (const auto& device : devices) {
-                    const LaunchPlan plan = family->plan(variant, *shape, device, PlanDetail::Brief);
-                    if (plan.kernelSymbol.empty()) continue;
-                    reached.insert(std::string(plan.kernelSymbol));
-                    const auto found = compiledKernelResources().find(plan.kernelSymbol, device.computeCapability);
-                    ASSERT_TRUE(found) << plan.kernelSymbol << " on " << device.id;
-                    EXPECT_EQ(found->staticSmem, plan.staticSmem) << plan.kernelSymbol << " on " << device.id;
-                    EXPECT_EQ(plan.registers, found->registers) << "the planner reads the table: " << plan.kernelSymbol;
+                    const LaunchPlan call = family->plan(variant, *shape, device, PlanDetail::Brief);
+                    if (call.kernelSymbol.empty()) continue;
+                    // Every launch of the call: split-KV attention is followed by its combine kernel.
+                    std::vector<LaunchPlan> launches{call};
+                    for (const ExtraLaunch& extra : call.extraLaunches) launches.push_back(extraLaunchPlan(call, extra));
+                    for (const LaunchPlan& plan : launches) {
+                        reached.insert(std::string(plan.kernelSymbol));
+                        const auto found = compiledKernelResources().find(plan.kernelSymbol, device.computeCapability);
+                        ASSERT_TRUE(found) << plan.kernelSymbol << " on " << device.id;
+                        EXPECT_EQ(found->staticSmem, plan.staticSmem) << plan.kernelSymbol << " on " << device.id;
+                        if (&plan == &launches.front()) {
+                            EXPECT_EQ(plan.registers, found->registers) << "the planner reads the table: " << plan.kernelSymbol;
+                        }
+                    }
                 }
             }
     }
