@@ -159,8 +159,10 @@ public:
         DeviceSpec device = planDevice();
         if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
         LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
+        // The runtime the log's text belongs to: without it the command would predict the local one's
+        // error ("invalid argument" on 13 for a log that says "invalid configuration argument").
         const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) +
-                                       " -d " + device.id;
+                                       " -d " + device.id + (m_cudaRuntime ? " --cuda " + std::to_string(*m_cudaRuntime) : "");
         m_finding.command = "tilescope-cli plan " + kernelArgs + " -s " + formatShape(shape, parameters);
         int axisIndex = plan.failingParameter >= 0 ? plan.failingParameter : parameterIndex(parameters, axis);
         if (axisIndex >= 0) {

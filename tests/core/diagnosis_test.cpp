@@ -97,7 +97,7 @@ TEST(DiagnosisLogs, LegacyGridPlansTheLoggedPrefill) {
     ASSERT_TRUE(f.limit);
     EXPECT_EQ(f.limit->name, "max_grid_dim_y");
     EXPECT_EQ(f.limit->actual, 86016);  // ceil(32768/16) * 5376/128 = 2048 * 42
-    EXPECT_EQ(f.command, "tilescope-cli plan -k awq_gemm -v legacy_grid_y -d h100-sxm -s M=32768,N=5376,K=4096,group_size=128");
+    EXPECT_EQ(f.command, "tilescope-cli plan -k awq_gemm -v legacy_grid_y -d h100-sxm --cuda 12 -s M=32768,N=5376,K=4096,group_size=128");
 }
 
 TEST(DiagnosisLogs, CascadeMarksLaterCudaErrorsAsConsequences) {
