@@ -1,0 +1,23 @@
+# The README's first command builds the `release` preset before the window opens, so that preset must
+# build the app and the CLI only: no tests, fuzz replays or benchmarks (issue #15, item 16).
+# Usage: cmake -DPRESETS=<CMakePresets.json> -P release_preset_check.cmake
+file(READ "${PRESETS}" presets)
+string(JSON count LENGTH "${presets}" configurePresets)
+math(EXPR last "${count} - 1")
+set(found FALSE)
+foreach(i RANGE ${last})
+  string(JSON name GET "${presets}" configurePresets ${i} name)
+  if(name STREQUAL "release")
+    set(found TRUE)
+    foreach(option TILESCOPE_TESTS TILESCOPE_BENCHMARKS)
+      string(JSON value ERROR_VARIABLE missing GET "${presets}" configurePresets ${i} cacheVariables ${option})
+      if(missing OR NOT value STREQUAL "OFF")
+        message(FATAL_ERROR "release preset leaves ${option} on: the README's first command would build every test before the app")
+      endif()
+    endforeach()
+  endif()
+endforeach()
+if(NOT found)
+  message(FATAL_ERROR "no release preset in ${PRESETS}")
+endif()
+message(STATUS "release preset builds the app and the CLI only")
