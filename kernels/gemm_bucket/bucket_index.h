@@ -34,6 +34,15 @@ TILESCOPE_HD int stagesThatFit(long long smemBytes, long long bytesPerStage) {
 TILESCOPE_HD constexpr int swizzledChunk(int row, int chunk) { return chunk ^ (row & 7); }
 TILESCOPE_HD constexpr int swizzledOffset(int row, int chunk) { return row * (kBlockK * 2) + (swizzledChunk(row, chunk) << 4); }
 
+// Copy maps of the kernels: with `threads` threads, thread t copies the 16-byte column t % 8 of the
+// stage rows t / 8 + pass * (threads / 8). With the large cells' 256 threads (32 rows a pass) a row
+// keeps row % 8 from pass to pass, so its swizzled destination is pass 0's plus pass * 32 rows.
+TILESCOPE_HD constexpr int copyColumn(int tid) { return tid % 8; }
+TILESCOPE_HD constexpr int copyRow(int tid, int pass, int threads) { return tid / 8 + pass * (threads / 8); }
+// Cells 8 and 16: stage row q in [0, 128) is k-chunk q / 64, row q % 64 of it (48 weight rows, then
+// the 16 activation rows); each k-chunk is 64 rows of 128 bytes.
+TILESCOPE_HD constexpr int smallStageOffset(int q, int column) { return (q / 64) * (64 * kBlockK * 2) + swizzledOffset(q % 64, column); }
+
 // Cells 8 and 16: the N/8 column tiles spread over `ctas` CTAs, the first N/8 % ctas one tile more.
 struct ColumnStrip {
     int first = 0;  // first n8 tile

@@ -141,6 +141,45 @@ TEST(BucketIndex, SwizzleSpreadsEightRowsOverAllBankGroups) {
     EXPECT_EQ(bucket::swizzledOffset(9, 1), 9 * 128 + 0 * 16);  // 1 ^ (9 % 8) = 0
 }
 
+// The copy maps fill every 16-byte chunk of a stage exactly once: large cells (256 threads, rows t / 8 +
+// 32 i of 128 + BN; destination = pass 0's + 4,096 i, the kernel's precomputed form; rows < 128 are the
+// A part), small cells (224 threads, 5 passes of 28 rows, the 5th only for threads of rows < 16).
+TEST(BucketIndex, CopyMapsFillEveryStageChunkOnce) {
+    for (int bn : {16, 32, 64, 128, 256}) {
+        const int rows = bucket::kTileRows + bn;
+        std::vector<int> hits(static_cast<std::size_t>(rows * 8), 0);
+        const int passes = (rows + 31) / 32;
+        for (int tid = 0; tid < 256; ++tid)
+            for (int i = 0; i < passes; ++i) {
+                const int r = bucket::copyRow(tid, i, 256), c = bucket::copyColumn(tid);
+                if (r >= rows) {
+                    EXPECT_EQ(i, passes - 1) << bn;  // only the last pass runs past the stage (BN 16)
+                    EXPECT_LT(bn, 32);
+                    continue;
+                }
+                const int offset = bucket::swizzledOffset(bucket::copyRow(tid, 0, 256), c) + i * 32 * 128;
+                EXPECT_EQ(offset, bucket::swizzledOffset(r, c)) << bn << " " << tid << " " << i;
+                EXPECT_EQ(r < bucket::kTileRows, i < bucket::kTileRows / 32);  // passes 0-3 are the A part
+                ++hits[static_cast<std::size_t>(offset / 16)];
+            }
+        for (int h : hits) EXPECT_EQ(h, 1) << bn;
+    }
+    std::vector<int> hits(16384 / 16, 0);
+    for (int tid = 0; tid < bucket::kSmallThreads; ++tid)
+        for (int i = 0; i < 5; ++i) {
+            const int q = bucket::copyRow(tid, i, bucket::kSmallThreads);
+            const bool owns = (i + 1) * 28 <= 128 || q < 128;  // the kernel's copyOwn
+            EXPECT_EQ(owns, q < 128) << tid << " " << i;
+            if (!owns) continue;
+            const int offset = bucket::smallStageOffset(q, bucket::copyColumn(tid));
+            EXPECT_EQ(offset, (q / 64) * 8192 + bucket::swizzledOffset(q % 64, tid % 8));
+            ++hits[static_cast<std::size_t>(offset / 16)];
+        }
+    for (int h : hits) EXPECT_EQ(h, 1);
+    EXPECT_EQ(bucket::smallStageOffset(64, 0), 8192);
+    EXPECT_EQ(bucket::smallStageOffset(49, 1), 49 * 128 + 0 * 16);  // 1 ^ (49 % 8) = 0
+}
+
 // gemm_ar.cuh Strip::make: N/8 tiles over the CTAs, contiguous, the first N/8 % CTAs one wider.
 TEST(BucketIndex, ColumnStripsCoverEveryTileOnceAndEvenly) {
     for (int columnTiles : {896, 512, 32, 152, 153, 1024, 131072}) {
