@@ -16,14 +16,16 @@ namespace {
 
 constexpr int kWarpSize = 32;
 constexpr int kGemvWarps = 4;                       // block (32, 4): one warp per output channel
-constexpr int kGemvSteps = 8;                       // words per lane per trip, all loads in flight together
-constexpr int kGemvTripWords = kGemvSteps * kWarpSize;  // 256 words = 2,048 k per warp and trip
+constexpr int kGemvSpanSteps = 4;                   // words per lane per span
+constexpr int kGemvSpanWords = kGemvSpanSteps * kWarpSize;  // 128 words = 1,024 k per warp and span
+constexpr int kGemvPrefetchWords = 2048;           // 8 KB of a row asked of L2 ahead of the loads
 constexpr int kFastThreads = 256;
 constexpr int kFastWarps = kFastThreads / kWarpSize;
 constexpr int kFastRowGroups = 2;                   // grid N/8: two interleaved groups of 4 rows per block
 constexpr int kFastGroupSize = 128;                 // the only one gemv_fast takes (upstream's template argument)
 constexpr int kFastOutputs = kFastRowGroups * awq::kFastInterleave;
 constexpr int kFastStepK = kFastThreads * awq::kFastChunk / awq::kFastInterleave;  // 2,048 k per step
+constexpr int kFastPrefetchK = 4 * kFastStepK;        // int16 of each row group asked of L2 ahead of the loads
 
 // ---- fp16x2 arithmetic on raw 32-bit registers (what the dequant helpers produce) ----
 __device__ __forceinline__ unsigned hfma2(unsigned a, unsigned b, unsigned c) {
@@ -40,11 +42,20 @@ __device__ __forceinline__ float pairSum(unsigned h2) {
     const __half2 v = *reinterpret_cast<const __half2*>(&h2);
     return __low2float(v) + __high2float(v);
 }
-__device__ __forceinline__ unsigned broadcastHalf(unsigned pair, int high) {
-    return __byte_perm(pair, 0u, high != 0 ? 0x3232u : 0x1010u);
-}
 __device__ __forceinline__ uint4 ldg4(const void* p) { return __ldg(static_cast<const uint4*>(p)); }
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 900
 __device__ __forceinline__ void prefetchL2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+#endif
+// One instruction asks L2 for `bytes` (a multiple of 16, 16-byte aligned) of global memory (sm_90 bulk
+// prefetch; older architectures go without): the stream is in flight long before the loads reach it.
+__device__ __forceinline__ void bulkPrefetchL2(const void* p, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(__cvta_generic_to_global(p)), "r"(bytes) : "memory");
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
 
 __device__ __forceinline__ float warpSum(float v) {
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
@@ -52,83 +63,64 @@ __device__ __forceinline__ float warpSum(float v) {
 }
 
 // ---- gemv: grid (1, N/4, B), block (32, 4), no shared memory ----
-// Lane l of the warp that owns row n takes words trip + l + 32 j (j < 8) of the row: each weight load is
-// 128 contiguous bytes per warp and each word's 8 activations are one 16-byte load, 512 contiguous bytes
-// per warp. A group (G/8 = 16 or 8 words) then spans 16 or 8 lanes of a step: the lane's group in step j
-// is j * (32 / wordsPerGroup) + lane / wordsPerGroup, selected from the trip's scales and zeros by
-// compile-time register index plus one lane-constant prmt / shift.
+// The row is walked in spans of 128 words (1,024 k). In step j (0..3) of a span, lane l takes word
+// span + 32 j + l: every weight load is 128 contiguous bytes per warp and every activation load (the
+// word's 8 fp16, one 16-byte load) 512 contiguous bytes, so no sector is fetched twice per request.
+// A span covers exactly 8 (G=128) or 16 (G=64) groups: its scales are one or two 16-byte loads and its
+// zeros one or two qzeros words, in bounds for every started span (zw rounds the groups up to whole
+// words, and to pairs of words for G=64). In step j the lane's group inside the span is
+// j * (32 / wordsPerGroup) + laneGroup, laneGroup = l / wordsPerGroup: its scale is half laneGroup % 2
+// of scale pair j (G=128) or 2 j + laneGroup / 2 (G=64); its zero is nibble 2 j (G=128) or 4 (j % 2) (G=64,
+// word j / 2) of the zero word shifted right by 4 laneGroup, i.e. the low nibble of byte j or 2 (j % 2).
+// The next span's weights are loaded before this span's arithmetic (two spans in flight per warp).
 template <int GroupSize>
-__device__ __forceinline__ void gemvRow(const AwqGemvParams& p, int n, int row) {
-    constexpr int kWordsPerGroup = GroupSize / awq::kNibblesPerWord;   // 16 (G=128) or 8 (G=64)
-    constexpr int kGroupsPerStep = kWarpSize / kWordsPerGroup;         // 2 or 4
-    constexpr int kTripGroups = kGemvSteps * kGroupsPerStep;           // 16 or 32 scales per trip
-    constexpr int kScaleVectors = kTripGroups / 8;                      // 16-byte scale loads per trip
-    constexpr int kWordsPerScaleVector = kGemvTripWords / kScaleVectors;
-    constexpr int kZeroWords = kTripGroups / awq::kNibblesPerWord;      // qzeros words per trip
-    constexpr int kWordsPerZeroWord = kGemvTripWords / kZeroWords;
+struct GemvLane {
+    static constexpr int kWordsPerGroup = GroupSize / awq::kNibblesPerWord;  // 16 (G=128) or 8 (G=64)
+    static constexpr int kGroupsPerStep = kWarpSize / kWordsPerGroup;        // 2 or 4
+    static constexpr int kSpanGroups = kGemvSpanSteps * kGroupsPerStep;      // 8 or 16
+    static constexpr int kScaleVectors = kSpanGroups / 8;                     // 16-byte scale loads per span
+    static constexpr int kZeroWords = kSpanGroups / awq::kNibblesPerWord;     // qzeros words per span
 
-    const int lane = static_cast<int>(threadIdx.x);
-    const int words = p.k / awq::kNibblesPerWord;
-    const long long zw = awq::gemvZerosWidth(p.k, GroupSize);
-    const auto* qweight = static_cast<const unsigned*>(p.qweight) + static_cast<long long>(n) * words;
-    const auto* qzeros = static_cast<const unsigned*>(p.qzeros) + n * zw;
-    const auto* scales = static_cast<const __half*>(p.scales) + n * zw * awq::kNibblesPerWord;
-    const auto* input = static_cast<const __half*>(p.input) + static_cast<long long>(row) * p.k;
+    const uint4* input;     // this lane's activations of step 0 of the current span
+    const uint4* scales;    // the current span's scales
+    const unsigned* qzeros; // the current span's zero words
+    unsigned halfSelect;    // prmt selector of the lane's half of a scale pair
+    bool upperPair;         // G=64: scale pair 2 j + 1
+    int zeroShift;          // 4 * laneGroup
 
-    const int laneGroup = lane / kWordsPerGroup;  // 0..kGroupsPerStep-1
-    float acc = 0.f;
-    unsigned next[kGemvSteps];
+    // One span: `packed` holds the lane's 4 words; Tail: only words with 32 j < left exist (their
+    // weights are zero words, their activations zeros, so they add exactly 0).
+    template <bool Tail>
+    __device__ __forceinline__ float span(const unsigned (&packed)[kGemvSpanSteps], int left) {
+        uint4 x[kGemvSpanSteps];
 #pragma unroll
-    for (int j = 0; j < kGemvSteps; ++j) {
-        const int word = lane + kWarpSize * j;
-        next[j] = word < words ? __ldg(qweight + word) : 0u;
-    }
-    for (int trip = 0; trip < words; trip += kGemvTripWords) {
-        unsigned packed[kGemvSteps];
-#pragma unroll
-        for (int j = 0; j < kGemvSteps; ++j) packed[j] = next[j];
-        // The next trip's weights go out before this trip's arithmetic: two trips in flight per warp.
-#pragma unroll
-        for (int j = 0; j < kGemvSteps; ++j) {
-            const int word = trip + kGemvTripWords + lane + kWarpSize * j;
-            next[j] = word < words ? __ldg(qweight + word) : 0u;
-        }
-        uint4 x[kGemvSteps];
-#pragma unroll
-        for (int j = 0; j < kGemvSteps; ++j) {
-            const int word = trip + lane + kWarpSize * j;
-            x[j] = word < words ? ldg4(input + static_cast<long long>(word) * awq::kNibblesPerWord) : make_uint4(0, 0, 0, 0);
-        }
-        // This trip's groups: scales as fp16 pairs, zeros as nibbles shifted so the lane's own is at bits 0..3.
-        unsigned scalePairs[kTripGroups / 2];
+        for (int j = 0; j < kGemvSpanSteps; ++j)
+            x[j] = !Tail || kWarpSize * j < left ? __ldg(input + kWarpSize * j) : make_uint4(0, 0, 0, 0);
+        input += kGemvSpanWords;
+        unsigned scalePairs[4 * kScaleVectors];
 #pragma unroll
         for (int v = 0; v < kScaleVectors; ++v) {
-            const uint4 s = trip + v * kWordsPerScaleVector < words
-                                ? ldg4(scales + (trip / kWordsPerGroup) + v * 8)
-                                : make_uint4(0, 0, 0, 0);
+            const uint4 s = __ldg(scales + v);
             scalePairs[4 * v + 0] = s.x;
             scalePairs[4 * v + 1] = s.y;
             scalePairs[4 * v + 2] = s.z;
             scalePairs[4 * v + 3] = s.w;
         }
-        unsigned zeros[kZeroWords];
+        scales += kScaleVectors;
+        unsigned zeroBytes[kZeroWords];  // the lane's zeros as the low nibbles of bytes
 #pragma unroll
-        for (int v = 0; v < kZeroWords; ++v)
-            zeros[v] = trip + v * kWordsPerZeroWord < words
-                           ? __ldg(qzeros + trip / kWordsPerZeroWord + v) >> (awq::kNibbleBits * laneGroup)
-                           : 0u;
+        for (int v = 0; v < kZeroWords; ++v) zeroBytes[v] = (__ldg(qzeros + v) >> zeroShift) & 0x0f0f0f0fu;
+        qzeros += kZeroWords;
 
-        unsigned sum2 = 0u;  // fp16x2 partial of this trip (8 words), flushed to fp32 below
+        unsigned sum2 = 0u;  // fp16x2 partial of this span (4 words), flushed to fp32 below
 #pragma unroll
-        for (int j = 0; j < kGemvSteps; ++j) {
-            const int group = j * kGroupsPerStep;  // + laneGroup, folded into the shifts and selects
-            const unsigned z = (zeros[group / awq::kNibblesPerWord] >> (awq::kNibbleBits * (group % awq::kNibblesPerWord))) &
-                               awq::kNibbleMask;
+        for (int j = 0; j < kGemvSpanSteps; ++j) {
+            const unsigned zeroSource = zeroBytes[kZeroWords == 1 ? 0 : j / 2];
+            const unsigned zeroByte = kZeroWords == 1 ? j : 2 * (j % 2);
+            const unsigned z = __byte_perm(zeroSource, 0u, 0x4440u + zeroByte);  // byte zeroByte, others 0
             const unsigned bias = awq::gemvZeroBias(z);
-            // Scale of group + laneGroup: pair (group + laneGroup) / 2, half (laneGroup % 2) as group is even.
-            unsigned pair = scalePairs[group / 2];
-            if (kGroupsPerStep == 4) pair = laneGroup >= 2 ? scalePairs[group / 2 + 1] : pair;
-            const unsigned scale2 = broadcastHalf(pair, laneGroup % 2);
+            const unsigned pair = kGroupsPerStep == 2 ? scalePairs[j] : (upperPair ? scalePairs[2 * j + 1] : scalePairs[2 * j]);
+            const unsigned scale2 = __byte_perm(pair, 0u, halfSelect);
             const unsigned xs[4] = {x[j].x, x[j].y, x[j].z, x[j].w};
             unsigned dot = 0u;
 #pragma unroll
@@ -138,8 +130,56 @@ __device__ __forceinline__ void gemvRow(const AwqGemvParams& p, int n, int row) 
             }
             sum2 = hfma2(dot, scale2, sum2);
         }
-        acc += pairSum(sum2);
+        return pairSum(sum2);
     }
+};
+
+template <int GroupSize>
+__device__ __forceinline__ void gemvRow(const AwqGemvParams& p, int n, int row) {
+    using Lane = GemvLane<GroupSize>;
+    const int lane = static_cast<int>(threadIdx.x);
+    const int words = p.k / awq::kNibblesPerWord;
+    const long long zw = awq::gemvZerosWidth(p.k, GroupSize);
+    const unsigned* qweight = static_cast<const unsigned*>(p.qweight) + static_cast<long long>(n) * words + lane;
+    const int laneGroup = lane / Lane::kWordsPerGroup;  // 0..kGroupsPerStep-1
+    Lane state{reinterpret_cast<const uint4*>(static_cast<const __half*>(p.input) + static_cast<long long>(row) * p.k) + lane,
+               reinterpret_cast<const uint4*>(static_cast<const __half*>(p.scales) + n * zw * awq::kNibblesPerWord),
+               static_cast<const unsigned*>(p.qzeros) + n * zw,
+               laneGroup % 2 != 0 ? 0x3232u : 0x1010u,
+               laneGroup >= 2,
+               awq::kNibbleBits * laneGroup};
+
+    // Spans [0, fullEnd) have all 128 words; a last partial span follows when words % 128 != 0.
+    const int fullEnd = words - words % kGemvSpanWords;
+    // Lane 0 asks L2 for the row's first kGemvPrefetchWords words at once, then for one span that far
+    // ahead per span (rows are 16-byte aligned and whole multiples of 16 bytes: K % 32 == 0).
+    if (lane == 0) bulkPrefetchL2(qweight, 4u * static_cast<unsigned>(min(words, kGemvPrefetchWords)));
+    float acc = 0.f;
+    unsigned next[kGemvSpanSteps];
+#pragma unroll
+    for (int j = 0; j < kGemvSpanSteps; ++j) next[j] = lane + kWarpSize * j < words ? __ldg(qweight + kWarpSize * j) : 0u;
+#pragma unroll 1
+    for (int span = 0; span < fullEnd; span += kGemvSpanWords) {
+        unsigned packed[kGemvSpanSteps];
+#pragma unroll
+        for (int j = 0; j < kGemvSpanSteps; ++j) packed[j] = next[j];
+        qweight += kGemvSpanWords;
+        // The next span's weights go out before this span's arithmetic: two spans in flight per warp.
+        if (span + 2 * kGemvSpanWords <= words) {
+#pragma unroll
+            for (int j = 0; j < kGemvSpanSteps; ++j) next[j] = __ldg(qweight + kWarpSize * j);
+        } else {
+            const int left = words - span - kGemvSpanWords - lane;
+#pragma unroll
+            for (int j = 0; j < kGemvSpanSteps; ++j) next[j] = kWarpSize * j < left ? __ldg(qweight + kWarpSize * j) : 0u;
+        }
+        // For lane 0 qweight is now row + span + 128: the prefetch starts at row + span + kGemvPrefetchWords.
+        if (lane == 0 && span + kGemvPrefetchWords < words)
+            bulkPrefetchL2(qweight + (kGemvPrefetchWords - kGemvSpanWords),
+                           4u * static_cast<unsigned>(min(kGemvSpanWords, words - span - kGemvPrefetchWords)));
+        acc += state.template span<false>(packed, 0);
+    }
+    if (fullEnd < words) acc += state.template span<true>(next, words - fullEnd - lane);
     acc = warpSum(acc);
     if (lane == 0) static_cast<__half*>(p.output)[static_cast<long long>(row) * p.n + n] = __float2half_rn(acc);
 }
@@ -179,6 +219,13 @@ __device__ __forceinline__ void gemvFastBody(const AwqGemvParams& p) {
     const auto* scales = static_cast<const unsigned short*>(p.scales);
     const auto* scaledZeros = static_cast<const unsigned short*>(p.qzeros);
 
+    // Thread 0 asks L2 for the first kFastPrefetchK int16 of both row groups at once (16-byte aligned
+    // multiples of 128 bytes: K % 64 == 0); the loop keeps that window moving for longer K.
+    if (tid == 0) {
+#pragma unroll
+        for (int g = 0; g < kFastRowGroups; ++g)
+            bulkPrefetchL2(weights + static_cast<long long>(g) * k, 2u * static_cast<unsigned>(min(k, kFastPrefetchK)));
+    }
     float acc[kFastRowGroups][Batch];
 #pragma unroll
     for (int g = 0; g < kFastRowGroups; ++g)
@@ -200,12 +247,23 @@ __device__ __forceinline__ void gemvFastBody(const AwqGemvParams& p) {
         }
         weights += kFastStepK;
         metaAt += scaleStep;
-        // The next step's weights head for L2 now, at no register cost (a register double buffer took
-        // B = 4 from 80 to 127 registers, two blocks per SM instead of three): DRAM stays busy meanwhile.
+        // Later weights head for L2 now, at no register cost (a register double buffer took B = 4 from
+        // 80 to 127 registers, two blocks per SM instead of three): DRAM stays busy meanwhile.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        // Thread 0 (chunkK = 0, kc = 2,048 s) keeps the bulk prefetch kFastPrefetchK ahead of its step:
+        // weights is now row group 0 + kc + 2,048, so the window's next step starts kFastPrefetchK - 2,048 further.
+        if (tid == 0 && kc + kFastPrefetchK < k) {
+            const unsigned bytes = 2u * static_cast<unsigned>(min(kFastStepK, k - kc - kFastPrefetchK));
+#pragma unroll
+            for (int g = 0; g < kFastRowGroups; ++g)
+                bulkPrefetchL2(weights + (kFastPrefetchK - kFastStepK) + static_cast<long long>(g) * k, bytes);
+        }
+#else
         if (kc + kFastStepK < k) {
 #pragma unroll
             for (int g = 0; g < kFastRowGroups; ++g) prefetchL2(weights + static_cast<long long>(g) * k);
         }
+#endif
         unsigned dot[kFastRowGroups][Batch];
 #pragma unroll
         for (int v = 0; v < 4; ++v) {
@@ -260,6 +318,7 @@ __device__ __forceinline__ void gemvFastBody(const AwqGemvParams& p) {
 }
 
 }  // namespace
+
 }  // namespace tilescope
 
 using tilescope::AwqGemvParams;
@@ -267,7 +326,14 @@ using tilescope::AwqGemvParams;
 extern "C" __global__ void __launch_bounds__(128) awq_gemv_kernel(AwqGemvParams p) { tilescope::gemvBody(p); }
 #define TILESCOPE_FAST(B) \
     extern "C" __global__ void __launch_bounds__(256) awq_gemv_fast_b##B(AwqGemvParams p) { tilescope::gemvFastBody<B>(p); }
-TILESCOPE_FAST(1)
+// Batch 1 keeps 40 registers (six blocks per SM; Turing holds 1,024 threads, four) with its prefetch
+// code; an explicit minimum for the others made ptxas spill or take far more registers.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define TILESCOPE_FAST1_BLOCKS 4
+#else
+#define TILESCOPE_FAST1_BLOCKS 6
+#endif
+extern "C" __global__ void __launch_bounds__(256, TILESCOPE_FAST1_BLOCKS) awq_gemv_fast_b1(AwqGemvParams p) { tilescope::gemvFastBody<1>(p); }
 TILESCOPE_FAST(2)
 TILESCOPE_FAST(3)
 TILESCOPE_FAST(4)
@@ -275,6 +341,7 @@ TILESCOPE_FAST(5)
 TILESCOPE_FAST(6)
 TILESCOPE_FAST(7)
 #undef TILESCOPE_FAST
+#undef TILESCOPE_FAST1_BLOCKS
 
 namespace tilescope {
 

@@ -87,13 +87,16 @@ TEST(AwqGemvDequant, FastPairMeetsItsActivationPair) {
 
 // ---- lane models of the kernels ----
 
-// gemv: grid (1, N/4, 1), block (32, 4); lane l of row n's warp takes words trip + l + 32 j.
+// gemv: grid (1, N/4, 1), block (32, 4); lane l of row n's warp takes words span + 32 j + l (j < 4) of
+// each 128-word span; its group's scale and zero are picked from the span's scale vector(s) and zero
+// word(s) exactly as the kernel picks them (GemvLane::span).
 std::vector<float> modelGemv(const GemvProblem& problem) {
     const Quantized& w = problem.weights;
     const GemvPacked packed = packGemv(w);
     const std::vector<std::uint16_t> x = toHalfBits(problem.input);
     const int k = static_cast<int>(w.k), g = static_cast<int>(w.groupSize), words = k / kNibblesPerWord;
     const int wordsPerGroup = g / kNibblesPerWord, groupsPerStep = 32 / wordsPerGroup;
+    const int spanGroups = 4 * groupsPerStep, zeroWords = spanGroups / kNibblesPerWord;
     const long long zw = packed.zerosWidth;
     std::vector<float> out(static_cast<std::size_t>(w.n));
     for (long long n = 0; n < w.n; ++n) {
@@ -101,24 +104,27 @@ std::vector<float> modelGemv(const GemvProblem& problem) {
         for (int lane = 0; lane < 32; ++lane) {
             const int laneGroup = lane / wordsPerGroup;
             float acc = 0.f;
-            for (int trip = 0; trip < words; trip += 256) {
+            for (int span = 0, s = 0; span < words; span += 128, ++s) {
+                // Every started span's scale vectors and zero words lie inside the row's zw columns.
+                EXPECT_LE((s + 1) * spanGroups, zw * 8) << n << " " << span;
+                EXPECT_LE((s + 1) * zeroWords, zw) << n << " " << span;
                 unsigned sum2 = 0u;
-                for (int j = 0; j < 8; ++j) {
-                    const int word = trip + lane + 32 * j;
+                for (int j = 0; j < 4; ++j) {
+                    const int word = span + 32 * j + lane;
                     if (word >= words) continue;  // the kernel reads zeros there: no contribution
                     const unsigned q = static_cast<unsigned>(packed.qweight[static_cast<std::size_t>(n * words + word)]);
-                    // The kernel's selection: trip-local group j * groupsPerStep, plus laneGroup folded into
-                    // the scale pair / half and a shift of the trip's zero words.
-                    const int local = j * groupsPerStep;
-                    const int pairIndex = local / 2 + (groupsPerStep == 4 && laneGroup >= 2 ? 1 : 0);
-                    const std::uint16_t s =
-                        packed.scales[static_cast<std::size_t>(n * zw * 8 + trip / wordsPerGroup + 2 * pairIndex + laneGroup % 2)];
-                    const int wordsPerZeroWord = wordsPerGroup * kNibblesPerWord;
-                    const unsigned zeroWord = static_cast<unsigned>(
-                        packed.qzeros[static_cast<std::size_t>(n * zw + trip / wordsPerZeroWord + local / 8)]);
-                    const unsigned z = ((zeroWord >> (4 * laneGroup)) >> (4 * (local % 8))) & 0xfu;
+                    // Scale: half laneGroup % 2 of span pair j (G=128) or 2 j + laneGroup / 2 (G=64).
+                    const int pairIndex = groupsPerStep == 2 ? j : 2 * j + (laneGroup >= 2 ? 1 : 0);
+                    const std::uint16_t sc =
+                        packed.scales[static_cast<std::size_t>(n * zw * 8 + s * spanGroups + 2 * pairIndex + laneGroup % 2)];
+                    // Zero: low nibble of byte j (G=128) or 2 (j % 2) of zero word j / 2 (G=64), shifted by 4 laneGroup.
+                    const int zeroWord = zeroWords == 1 ? 0 : j / 2, zeroByte = zeroWords == 1 ? j : 2 * (j % 2);
+                    const unsigned zeroBytes =
+                        (static_cast<unsigned>(packed.qzeros[static_cast<std::size_t>(n * zw + s * zeroWords + zeroWord)]) >>
+                         (4 * laneGroup)) & 0x0f0f0f0fu;
+                    const unsigned z = (zeroBytes >> (8 * zeroByte)) & 0xffu;
                     const int group = word / wordsPerGroup;  // what the selection must have found
-                    EXPECT_EQ(s, w.scales[static_cast<std::size_t>(n * w.groups() + group)]) << n << " " << word;
+                    EXPECT_EQ(sc, w.scales[static_cast<std::size_t>(n * w.groups() + group)]) << n << " " << word;
                     EXPECT_EQ(z, w.zeros[static_cast<std::size_t>(n * w.groups() + group)]) << n << " " << word;
                     const unsigned bias = gemvZeroBias(z);
                     unsigned dot = 0u;
@@ -127,7 +133,7 @@ std::vector<float> modelGemv(const GemvProblem& problem) {
                         const unsigned d = fma2(gemvPairMagic(q, pr), kGemvPairUnit, bias);
                         dot = fma2(d, pack(x[xi], x[xi + 1]), dot);
                     }
-                    sum2 = fma2(dot, pack(s, s), sum2);
+                    sum2 = fma2(dot, pack(sc, sc), sum2);
                 }
                 acc += lowHalf(sum2) + highHalf(sum2);
             }
@@ -192,12 +198,14 @@ constexpr double kModelBound = kFp16RelativeErrorBound / 4;
 
 TEST(AwqGemvKernelModel, GemvMatchesTheReferenceAtOddShapes) {
     const Case cases[] = {
-        {1, 8, 4096, 128},   // two full trips
-        {1, 4, 14336, 128},  // seven trips, the long-K target shape
-        {1, 4, 4160, 64},    // partial trip, 65 groups of 64
+        {1, 8, 4096, 128},   // four full spans
+        {1, 4, 14336, 128},  // fourteen spans, the long-K target shape
+        {1, 4, 4160, 64},    // a partial span of 8 words, 65 groups of 64
         {1, 4, 96, 128},     // K below one group, most lanes idle
-        {1, 8, 2080, 64},    // K % 256 words != 0
-        {1, 4, 3072, 128},   // 24 groups: the second scale vector of the last trip is past the row
+        {1, 8, 2080, 64},    // K % 1024 != 0
+        {1, 4, 3072, 128},   // three spans, 24 groups
+        {1, 4, 1184, 128},   // 148 words: a 20-word tail span, 10 groups
+        {1, 4, 1056, 64},    // 132 words: a 4-word tail span, 17 groups of 64
     };
     for (const Case& c : cases) {
         const GemvProblem p = randomGemvProblem(c.m, c.n, c.k, c.g, 7 + static_cast<std::uint64_t>(c.k));
