@@ -50,6 +50,31 @@ TILESCOPE_HD long long prefillWordOf(long long n, long long kBlock, int half, in
 // The K row of lane t's nibble `slot` (0..3) in lane `lane` (0: low, 1: high) inside a 32-wide half.
 TILESCOPE_HD int prefillRowOfSlot(int t, int slot, int lane) { return 8 * slot + 2 * t + lane; }
 
+// The prefill kernel's shared stages: [A: CTA_M x CTA_K fp16, chunk-swizzled rows][B: the tile's 32 row
+// groups x CTA_K int16, copied verbatim from [N/4, K] in 16-byte chunks][128 scales][128 scaled zeros].
+inline constexpr int kPrefillRowGroups = 32;  // 128 columns / 4 interleaved rows
+TILESCOPE_HD constexpr int prefillStageBytes(int ctaM, int ctaK) {
+    return ctaM * ctaK * 2 + kPrefillRowGroups * ctaK * 2 + 2 * 128 * 2;
+}
+// Stages the kernel keeps: the planner's, except the 64-deep buckets, whose smaller claim (50,176 B for
+// M > 192) holds three 12,800-byte stages, not four.
+TILESCOPE_HD constexpr int prefillRingStages(int ctaK, int stages) { return ctaK == 64 ? 3 : stages; }
+// Chunk (16 B, 0..ctaK/8-1) of a row group's CTA_K span that holds column j's (0..3) half `half` of the
+// span's K block `block`: the gemv_fast block is 4 columns x 2 halves x 16 B (see prefillWordOf).
+TILESCOPE_HD constexpr int prefillBChunk(int block, int j, int half) { return block * 8 + j * 2 + half; }
+// Byte offset of that chunk inside a stage's B: odd row groups swap the two halves, so the 8 columns an
+// ldmatrix reads (two row groups, 4 columns each) land in 8 distinct 16-byte bank groups.
+TILESCOPE_HD constexpr int prefillBOffset(int rowGroup, int chunk, int ctaK) {
+    return rowGroup * ctaK * 2 + (chunk ^ (rowGroup & 1)) * 16;
+}
+// Nibble slot s (0..3) of both 16-bit lanes of a word as fp16x2 with one shift per word: slots 2 and 3
+// read the word shifted right by 8 (prefillSlotLanes). Even slots then sit in mantissa bits 0-3: OR-ed
+// into 0x6400 (1024, mantissa step 1) they read 1024 + q; odd slots sit in bits 4-7: OR-ed into 0x5400
+// (64, mantissa step 1/16) they read 64 + q. Subtracting the magic gives q exactly.
+TILESCOPE_HD constexpr unsigned prefillSlotLanes(unsigned word, int slot) { return slot >= 2 ? word >> 8 : word; }
+TILESCOPE_HD constexpr unsigned prefillSlotMask(int slot) { return slot % 2 != 0 ? 0x00f000f0u : 0x000f000fu; }
+TILESCOPE_HD constexpr unsigned prefillSlotMagic(int slot) { return slot % 2 != 0 ? 0x54005400u : 0x64006400u; }
+
 // Split-k of the prefill kernel: contiguous runs of K tiles per split (upstream: cta_offset_k =
 // blockIdx_z * (K / SPLITK)); every tile is covered even when the split does not divide them.
 TILESCOPE_HD long long prefillFirstTile(long long tiles, int split, int splitK) {

@@ -17,10 +17,17 @@ namespace {
 
 // ---- prefill: CTA_M x 128 tiles on the gemv_fast packing (AutoAWQ runs this kernel only on
 // gemv_fast checkpoints), block (32, warps) ----
+// Every K tile goes through a ring of cp.async stages in the planner's dynamic smem, as upstream's:
+// A (CTA_M x CTA_K fp16, chunk-swizzled rows), B (the tile's 32 row groups of the [N/4, K] int16 packing,
+// 16-byte chunks copied verbatim, halves swapped in odd row groups: gemm_index.h prefillBOffset) and the
+// group's 128 scales and 128 scaled zeros (G = 128 >= CTA_K: one group per tile).
 // Warps: 4 along N (32 columns, 4 n-fragments each) x Warps/4 slices along the CTA's K, every slice 64
-// deep (one gemv_fast K block). A: a ring of cp.async stages in the planner's dynamic smem, read with
-// ldmatrix. B: lane (g, t) loads its fragment words straight from global into a register ring
-// (gemm_index.h prefillWordOf) and dequantises them with the magic-number trick: q * s + (-z * s).
+// deep (one gemv_fast K block). Per 32-wide half of its slice a warp reads its B words with one
+// ldmatrix.x4 (matrix f = n-fragment f; lane 8f + g addresses column 8f + g's 16 bytes, so lane (g, t)
+// receives word t: its own fragment rows of both k16 steps, gemm_index.h prefillWordOf), A with one
+// ldmatrix.x4 per M fragment and k16 step, and dequantises in f16x2 without shifts but one per word:
+// slot 0 and 2 (mantissa bits 0-3) OR 0x6400 read 1024 + q, slot 1 and 3 (bits 4-7) OR 0x5400 read
+// 64 + q; sub.f16x2 of the magic gives q exactly, fma.f16x2 q * s + (-z * s) rounds once.
 // Split-k reduces in place as upstream: split 0 stores, split z waits for the tile's semaphore to read z,
 // adds its sum and passes it on; the last split resets it to 0. The planner's grid has floor(N / 128)
 // N tiles (upstream's); when N % 128 == 64 the block of N tile 0 also computes the last, half tile.
@@ -29,142 +36,182 @@ struct PrefillShape {
     static constexpr int kCtaN = 128;
     static constexpr int kWarpsN = 4, kSlices = Warps / kWarpsN, kSliceK = CtaK / kSlices;
     static constexpr int kFragsM = CtaM / kTileM, kFragsN = kCtaN / kWarpsN / kMmaN;
-    static constexpr int kHalves = kSliceK / kTileK;  // 32-wide halves of the slice's 64-wide K block
-    static constexpr int kChunksPerRow = CtaK / kHalfPerVector;
-    static constexpr int kStageHalves = CtaM * CtaK;
-    // K tiles of B in flight in registers (fewer than the A stages: registers are the limit).
-    static constexpr int kBDepth = kFragsM >= 4 ? 1 : 2;
+    static constexpr int kThreads = Warps * kWarpSize;
+    static constexpr int kChunksPerRow = CtaK / kHalfPerVector;  // 16-byte chunks per A row / B row group
+    static constexpr int kRing = awq::prefillRingStages(CtaK, Stages);
+    static constexpr int kABytes = CtaM * CtaK * 2;
+    static constexpr int kBBytes = awq::kPrefillRowGroups * CtaK * 2;
+    static constexpr int kStageBytes = awq::prefillStageBytes(CtaM, CtaK);
+    static constexpr int kACopies = CtaM * kChunksPerRow / kThreads;
+    static constexpr int kBCopies = awq::kPrefillRowGroups * kChunksPerRow / kThreads;
+    // The smallest dynamic smem the planner gives this instantiation (AwqGemmFamily::prefillBuckets;
+    // both 64-deep buckets share one instantiation).
+    static constexpr int kSmemFloor = CtaK == 64 ? 50176 : (CtaM == 32 ? 73728 : (Stages == 4 ? 57344 : 41472));
     static_assert(kSliceK == 64, "a slice is one gemv_fast K block");
-    static_assert(kSlices == 1 || kWarpsN * kFragsM * kFragsN * 4 * kWarpSize * 4 <= Stages * kStageHalves * 2,
-                  "the cross-slice sum must fit in the A ring");
+    static_assert(kFragsN == 4, "one ldmatrix.x4 gives a warp's 4 n-fragments");
+    static_assert(kACopies * kThreads == CtaM * kChunksPerRow && kBCopies * kThreads == awq::kPrefillRowGroups * kChunksPerRow,
+                  "copies must split evenly");
+    static_assert(kThreads % kChunksPerRow == 0, "a thread's chunk column is the same in every copy");
+    static_assert(kRing >= 2 && kRing * kStageBytes <= kSmemFloor, "the ring exceeds the planner's smem");
+    static_assert(kSlices == 1 || kWarpsN * kFragsM * kFragsN * 4 * kWarpSize * 4 <= kRing * kStageBytes,
+                  "the cross-slice sum must fit in the ring");
 };
 
-template <int FragsN>
-struct PrefillStage {
-    std::uint32_t b[2][FragsN];       // [half][n-fragment]: lane t's word of its column
-    std::uint32_t scale2[FragsN];     // fp16 scale of the lane's column, both lanes
-    std::uint32_t zero2[FragsN];      // fp16 -z * s, both lanes
-};
+// B register of nibble slot `Slot` of both 16-bit lanes (gemm_index.h prefillSlotMask/Magic; `lanes` is
+// prefillSlotLanes(word, Slot)): q exactly, then q * s + (-z * s), rounded once.
+template <int Slot>  // only its parity matters: 0 for slots 0 and 2, 1 for 1 and 3
+__device__ __forceinline__ std::uint32_t prefillDequant(std::uint32_t lanes, std::uint32_t scale2, std::uint32_t zero2) {
+    constexpr std::uint32_t kMagic = awq::prefillSlotMagic(Slot);
+    return device::hfma2Bits(device::hsub2Bits(awq::andOr(lanes, awq::prefillSlotMask(Slot), kMagic), kMagic), scale2, zero2);
+}
 
 template <int CtaM, int CtaK, int Warps, int Stages>
 __device__ __forceinline__ void prefillTile(const AwqGemmParams& p, long long mTile, long long nTile, int split) {
     using S = PrefillShape<CtaM, CtaK, Warps, Stages>;
     extern __shared__ __align__(16) unsigned char smem[];
-    auto* ring = reinterpret_cast<__half*>(smem);
-    constexpr int kThreads = Warps * kWarpSize;
     const int lane = static_cast<int>(threadIdx.x), warp = static_cast<int>(threadIdx.y);
     const int tid = warp * kWarpSize + lane;
     const Lane l = device::laneCoordinates();
     const int warpN = warp % S::kWarpsN, slice = warp / S::kWarpsN;
     const long long row0 = mTile * CtaM, col0 = nTile * S::kCtaN;
     const auto* input = static_cast<const __half*>(p.input);
-    const auto* qweight = static_cast<const std::uint32_t*>(p.qweight);
-    const auto* scaledZeros = static_cast<const unsigned short*>(p.qzeros);
-    const auto* scales = static_cast<const unsigned short*>(p.scales);
+    const auto* qweight = static_cast<const unsigned short*>(p.qweight);  // int16 [N/4, K]
+    const auto* scaledZeros = static_cast<const __half*>(p.qzeros);
+    const auto* scales = static_cast<const __half*>(p.scales);
+    const std::uint32_t ring = device::sharedAddress(smem);
 
-    const long long tiles = p.k / CtaK;
-    const long long first = awq::prefillFirstTile(tiles, split, p.splitK);
-    const long long mine = awq::prefillTilesOfSplit(tiles, split, p.splitK);
+    const int tiles = p.k / CtaK;
+    const int first = static_cast<int>(awq::prefillFirstTile(tiles, split, p.splitK));
+    const int mine = static_cast<int>(awq::prefillTilesOfSplit(tiles, split, p.splitK));
 
-    constexpr int kCopies = S::kStageHalves / kHalfPerVector / kThreads;
-    static_assert(kCopies * kThreads * kHalfPerVector == S::kStageHalves, "A copies must split evenly");
+    // This thread's copies: A row rA + v * rowsPerCopy, chunk cA; B row group gB + v * groupsPerCopy,
+    // chunk cB (the chunk column is the same in every copy: kThreads % kChunksPerRow == 0).
+    constexpr int kRowsPerCopy = S::kThreads / S::kChunksPerRow;
+    const int rA = tid / S::kChunksPerRow, cA = tid % S::kChunksPerRow;
 #pragma unroll
-    for (int v = 0; v < kCopies; ++v) {  // rows past M stay zero in every stage
-        const int idx = v * kThreads + tid, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
+    for (int v = 0; v < S::kACopies; ++v) {  // rows past M stay zero in every stage
+        const int r = rA + v * kRowsPerCopy;
         if (row0 + r >= p.m)
-            for (int stage = 0; stage < Stages; ++stage)
-                *reinterpret_cast<uint4*>(ring + stage * S::kStageHalves + r * CtaK +
-                                          awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector) = make_uint4(0, 0, 0, 0);
+            for (int stage = 0; stage < S::kRing; ++stage)
+                *reinterpret_cast<uint4*>(smem + stage * S::kStageBytes + r * CtaK * 2 +
+                                          awq::swizzleChunk(r, cA, S::kChunksPerRow) * 16) = make_uint4(0, 0, 0, 0);
     }
     __syncthreads();
-    auto issueA = [&](long long local) {
-        if (local < mine) {
-            const long long k0 = (first + local) * CtaK;
-            __half* stage = ring + (local % Stages) * S::kStageHalves;
+    // Sources of tile 0 of this split and byte offsets inside a stage, hoisted out of the K loop with
+    // their bounds (rows past M, row groups and columns past N are never read).
+    const __half* aSource[S::kACopies];
+    std::uint32_t aTarget[S::kACopies];
+    bool aCopies[S::kACopies];
 #pragma unroll
-            for (int v = 0; v < kCopies; ++v) {
-                const int idx = v * kThreads + tid, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
-                if (row0 + r < p.m)
-                    device::copy16Async(stage + r * CtaK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector,
-                                        input + (row0 + r) * p.k + k0 + c * kHalfPerVector);
+    for (int v = 0; v < S::kACopies; ++v) {
+        const int r = rA + v * kRowsPerCopy;
+        aSource[v] = input + (row0 + r) * p.k + static_cast<long long>(first) * CtaK + cA * kHalfPerVector;
+        aTarget[v] = r * CtaK * 2 + awq::swizzleChunk(r, cA, S::kChunksPerRow) * 16;
+        aCopies[v] = row0 + r < p.m;
+    }
+    const unsigned short* bSource[S::kBCopies];
+    std::uint32_t bTarget[S::kBCopies];
+    bool bCopies[S::kBCopies];
+#pragma unroll
+    for (int v = 0; v < S::kBCopies; ++v) {
+        const int g = rA + v * kRowsPerCopy;
+        bSource[v] = qweight + (col0 / 4 + g) * p.k + static_cast<long long>(first) * CtaK + cA * kHalfPerVector;
+        bTarget[v] = S::kABytes + awq::prefillBOffset(g, cA, CtaK);
+        bCopies[v] = col0 + 4 * g < p.n;
+    }
+    // Scales (threads 0-15) and scaled zeros (16-31) of the tile's 128 columns, 8 per chunk.
+    const int szChunk = tid % 16;
+    const __half* szSource = (tid < 16 ? scales : scaledZeros) + col0 + szChunk * 8;
+    const std::uint32_t szTarget = S::kABytes + S::kBBytes + (tid / 16) * 256 + szChunk * 16;
+    const bool szCopies = tid < 32 && col0 + szChunk * 8 < p.n;
+    auto issue = [&](int local, int stage) {
+        if (local < mine) {
+            unsigned char* base = smem + stage * S::kStageBytes;
+            const int kOffset = local * CtaK;
+#pragma unroll
+            for (int v = 0; v < S::kACopies; ++v)
+                if (aCopies[v]) device::copy16Async(base + aTarget[v], aSource[v] + kOffset);
+#pragma unroll
+            for (int v = 0; v < S::kBCopies; ++v)
+                if (bCopies[v]) device::copy16Async(base + bTarget[v], bSource[v] + kOffset);
+            if (szCopies) {
+                const int group = (first + local) * CtaK / p.groupSize;  // G >= CTA_K: one group per tile
+                device::copy16Async(base + szTarget, szSource + static_cast<long long>(group) * p.n);
             }
         }
         __pipeline_commit();  // empty groups keep the wait count uniform
     };
-    auto columnOf = [&](int f) { return col0 + warpN * (S::kFragsN * kMmaN) + f * kMmaN + l.g; };
-    auto loadB = [&](PrefillStage<S::kFragsN>& st, long long local) {
-        if (local >= mine) return;
-        const long long kBlock = (first + local) * CtaK + slice * S::kSliceK;
-        const long long group = kBlock / p.groupSize;
+
+    // ldmatrix row addresses (bytes from a stage's start). A: matrix i of M fragment fm, k16 step s of half
+    // h is rows fm*16 + (lane % 16), logical chunk slice*8 + h*4 + s*2 + lane/16, swizzled by row % 8.
+    std::uint32_t aOffset[2][2];
 #pragma unroll
-        for (int f = 0; f < S::kFragsN; ++f) {
-            const long long n = columnOf(f);
-            if (n < p.n) {
+    for (int h = 0; h < 2; ++h)
 #pragma unroll
-                for (int h = 0; h < S::kHalves; ++h) st.b[h][f] = __ldg(qweight + awq::prefillWordOf(n, kBlock, h, l.t, p.k));
-                st.scale2[f] = __ldg(scales + group * p.n + n) * 0x00010001u;
-                st.zero2[f] = __ldg(scaledZeros + group * p.n + n) * 0x00010001u;
-            } else {
-#pragma unroll
-                for (int h = 0; h < S::kHalves; ++h) st.b[h][f] = 0;
-                st.scale2[f] = st.zero2[f] = 0;
-            }
+        for (int s = 0; s < 2; ++s) {
+            const int r = lane % 16, c = slice * 8 + h * 4 + s * 2 + lane / 16;
+            aOffset[h][s] = r * CtaK * 2 + awq::swizzleChunk(r, c, S::kChunksPerRow) * 16;
         }
-    };
+    // B: lane 8f + g addresses column warpN*32 + 8f + g = warpN*32 + lane, row group (that) / 4, column
+    // (that) % 4 inside it, half h of K block `slice` of the tile.
+    std::uint32_t bOffset[2];
+    {
+        const int column = warpN * 32 + lane;
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            bOffset[h] = S::kABytes + awq::prefillBOffset(column / 4, awq::prefillBChunk(slice, column % 4, h), CtaK);
+    }
+    const int szColumn = warpN * 32 + l.g;  // + 8f: the lane's column of n-fragment f
 
     float acc[S::kFragsM][S::kFragsN][4] = {};
-    auto compute = [&](const PrefillStage<S::kFragsN>& st, long long local) {
-        const __half* stage = ring + (local % Stages) * S::kStageHalves;
-        // Not unrolled over the halves: unrolled, ptxas hoists every ldmatrix of the tile and spills.
-#pragma unroll 1
-        for (int h = 0; h < S::kHalves; ++h)
+    auto compute = [&](int stage) {
+        const std::uint32_t base = ring + stage * S::kStageBytes;
+        const auto* sz = reinterpret_cast<const unsigned short*>(smem + stage * S::kStageBytes + S::kABytes + S::kBBytes);
+        std::uint32_t scale2[S::kFragsN], zero2[S::kFragsN];
 #pragma unroll
-            for (int step = 0; step < 2; ++step) {
+        for (int f = 0; f < S::kFragsN; ++f) {
+            scale2[f] = static_cast<std::uint32_t>(sz[szColumn + f * kMmaN]) * 0x00010001u;
+            zero2[f] = static_cast<std::uint32_t>(sz[128 + szColumn + f * kMmaN]) * 0x00010001u;
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            std::uint32_t words[4];  // word t of n-fragment f's column, half h
+            device::ldmatrixX4Shared(words, base + bOffset[h]);
+#pragma unroll
+            for (int s = 0; s < 2; ++s) {
                 std::uint32_t a[S::kFragsM][4];
 #pragma unroll
-                for (int fm = 0; fm < S::kFragsM; ++fm) {
-                    const int r = fm * kTileM + lane % 16;
-                    const int c = (slice * S::kSliceK + h * kTileK + step * kMmaK) / kHalfPerVector + lane / 16;
-                    device::ldmatrixX4(a[fm], stage + r * CtaK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector);
-                }
+                for (int fm = 0; fm < S::kFragsM; ++fm)
+                    device::ldmatrixX4Shared(a[fm], base + aOffset[h][s] + fm * kTileM * CtaK * 2);
 #pragma unroll
                 for (int f = 0; f < S::kFragsN; ++f) {
-                    std::uint32_t b[2];
-#pragma unroll
-                    for (int i = 0; i < 2; ++i) {
-                        const std::uint32_t word = h == 0 ? st.b[0][f] : st.b[1][f];
-                        const std::uint32_t q = device::hsub2Bits(awq::magicHalves(word, 2 * step + i), awq::kHalf2Magic);
-                        b[i] = device::hfma2Bits(q, st.scale2[f], st.zero2[f]);
-                    }
+                    // k16 step s of the half: b[0] rows 2t, 2t+1 (slot 2s), b[1] rows 2t+8, 2t+9 (slot 2s+1).
+                    const std::uint32_t lanes = awq::prefillSlotLanes(words[f], 2 * s);
+                    const std::uint32_t b[2] = {prefillDequant<0>(lanes, scale2[f], zero2[f]),
+                                                prefillDequant<1>(lanes, scale2[f], zero2[f])};
 #pragma unroll
                     for (int fm = 0; fm < S::kFragsM; ++fm) device::mmaF16(acc[fm][f], a[fm], b);
                 }
             }
+        }
     };
 
-    PrefillStage<S::kFragsN> stages[S::kBDepth];
 #pragma unroll
-    for (int s = 0; s < S::kBDepth; ++s) loadB(stages[s], s);
-#pragma unroll
-    for (int s = 0; s < Stages - 1; ++s) issueA(s);
-    for (long long base = 0; base < mine; base += S::kBDepth) {
-#pragma unroll
-        for (int s = 0; s < S::kBDepth; ++s) {
-            const long long local = base + s;
-            if (local >= mine) break;
-            __pipeline_wait_prior(Stages - 2);
-            __syncthreads();  // stage `local` landed for every thread; stage local - 1 is read by all
-            issueA(local + Stages - 1);
-            const PrefillStage<S::kFragsN> current = stages[s];
-            loadB(stages[s], local + S::kBDepth);
-            compute(current, local);
-        }
+    for (int s = 0; s < S::kRing - 1; ++s) issue(s, s);
+    int readStage = 0, writeStage = S::kRing - 1;
+    for (int local = 0; local < mine; ++local) {
+        __pipeline_wait_prior(S::kRing - 2);
+        __syncthreads();  // tile `local` landed for every thread; the stage it overwrites (local - 1's) is read by all
+        issue(local + S::kRing - 1, writeStage);
+        compute(readStage);
+        readStage = readStage + 1 == S::kRing ? 0 : readStage + 1;
+        writeStage = writeStage + 1 == S::kRing ? 0 : writeStage + 1;
     }
     __pipeline_wait_prior(0);
     __syncthreads();
 
     constexpr int kAccPerLane = S::kFragsM * S::kFragsN * 4;
-    if constexpr (S::kSlices > 1) {  // the slices' sums meet in the A ring
+    if constexpr (S::kSlices > 1) {  // the slices' sums meet in the ring
         auto* sum = reinterpret_cast<float*>(smem) + warpN * kAccPerLane * kWarpSize;
         for (int z = 1; z < S::kSlices; ++z) {
             if (slice == z) {

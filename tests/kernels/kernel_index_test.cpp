@@ -4,12 +4,14 @@
 #include <set>
 #include <utility>
 #include <tuple>
+#include <vector>
 
 #include "core/device_spec.h"
 #include "kernels/attention/attention_index.h"
 #include "kernels/awq_gemm/gemm_index.h"
 #include "kernels/awq_gemm/plan.h"
 #include "kernels/common/awq_format.h"
+#include "kernels/common/float16.h"
 #include "kernels/gemm_bucket/bucket_index.h"
 #include "kernels/gemm_bucket/plan.h"
 
@@ -104,6 +106,74 @@ TEST(GemmIndex, PrefillWordsHoldTheLanesFragmentRows) {
                             EXPECT_EQ(at.element, 2 * awq::prefillWordOf(row, kBlock, half, t, k) + h) << row << " " << kk;
                             EXPECT_EQ(at.nibble, slot) << row << " " << kk;
                         }
+}
+
+// The prefill kernel's ring holds A, B and the group's scales and zeros per stage: the stages it keeps
+// fit every bucket's claim (both 64-deep buckets share one instantiation: the smaller claim decides), and
+// the 8-warp buckets' slice sums fit in the ring.
+TEST(GemmIndex, PrefillStagesFitEveryBucketsClaim) {
+    for (const auto& b : AwqGemmFamily::prefillBuckets()) {
+        const int ctaM = static_cast<int>(b.ctaM), ctaK = static_cast<int>(b.ctaK);
+        const int ring = awq::prefillRingStages(ctaK, static_cast<int>(b.stages));
+        EXPECT_GE(ring, 2) << b.name;
+        EXPECT_LE(ring * awq::prefillStageBytes(ctaM, ctaK), b.smemBytes) << b.name;
+        if (b.warps / 4 > 1) {
+            EXPECT_LE(b.ctaM * b.ctaN * 4, ring * awq::prefillStageBytes(ctaM, ctaK)) << b.name;
+        }
+        EXPECT_EQ(b.ctaN, 128) << b.name;
+        EXPECT_EQ(128 % b.ctaK, 0) << b.name;  // G = 128: one group of scales per K tile
+    }
+    EXPECT_EQ(awq::prefillStageBytes(16, 128), 12800);
+}
+
+// B goes from [N/4, K] int16 into a stage in 16-byte chunks (row group g, chunk c at prefillBOffset), and a
+// warp's ldmatrix.x4 of half h (lane 8f + g addresses column warpN*32 + 8f + g) gives lane (g, t) in
+// register f exactly the word prefillWordOf names for column 8f + g of the warp, without bank conflicts.
+TEST(GemmIndex, PrefillBStageGivesEveryLaneItsWords) {
+    for (int ctaK : {64, 128}) {
+        const long long k = 384, col0 = 256;
+        const long long kTile = 128;  // the tile's first K (a multiple of ctaK)
+        std::vector<long long> sourceOf(static_cast<std::size_t>(awq::kPrefillRowGroups * ctaK * 2), -1);
+        for (int g = 0; g < awq::kPrefillRowGroups; ++g)
+            for (int c = 0; c < ctaK / 8; ++c) {
+                const int offset = awq::prefillBOffset(g, c, ctaK);
+                ASSERT_GE(offset, 0);
+                ASSERT_LT(offset + 16, static_cast<int>(sourceOf.size()) + 1);
+                ASSERT_EQ(offset % 16, 0);
+                EXPECT_EQ(sourceOf[static_cast<std::size_t>(offset)], -1) << "chunk written twice";
+                sourceOf[static_cast<std::size_t>(offset)] = (col0 / 4 + g) * k + kTile + c * 8;  // int16 index
+            }
+        for (int warpN = 0; warpN < 4; ++warpN)
+            for (int slice = 0; slice < ctaK / 64; ++slice)
+                for (int half = 0; half < 2; ++half)
+                    for (int f = 0; f < 4; ++f) {
+                        std::set<int> bankGroups;
+                        for (int g = 0; g < 8; ++g) {
+                            const int column = warpN * 32 + 8 * f + g;  // the column lane 8f + g addresses
+                            const int offset = awq::prefillBOffset(column / 4, awq::prefillBChunk(slice, column % 4, half), ctaK);
+                            bankGroups.insert((offset / 16) % 8);
+                            const long long source = sourceOf[static_cast<std::size_t>(offset)];
+                            ASSERT_GE(source, 0);
+                            for (int t = 0; t < 4; ++t)
+                                EXPECT_EQ((source + 2 * t) / 2, awq::prefillWordOf(col0 + column, kTile + slice * 64, half, t, k))
+                                    << ctaK << " " << column << " " << half << " " << t;
+                        }
+                        EXPECT_EQ(bankGroups.size(), 8u) << ctaK << " " << warpN << " " << f;
+                    }
+    }
+}
+
+// Every nibble slot of both 16-bit lanes of a word reads back exactly as magic + q after one and-or.
+TEST(GemmIndex, PrefillSlotsReadEveryNibbleExactly) {
+    for (unsigned word : {0x00000000u, 0xffffffffu, 0x12345678u, 0x89abcdefu, 0xf0e1d2c3u, 0x0f1e2d3cu})
+        for (int slot = 0; slot < 4; ++slot) {
+            const unsigned bits = (awq::prefillSlotLanes(word, slot) & awq::prefillSlotMask(slot)) | awq::prefillSlotMagic(slot);
+            const float magic = halfBitsToFloat(static_cast<std::uint16_t>(awq::prefillSlotMagic(slot) & 0xffffu));
+            for (int lane = 0; lane < 2; ++lane) {
+                const float value = halfBitsToFloat(static_cast<std::uint16_t>(bits >> (16 * lane)));
+                EXPECT_EQ(value - magic, static_cast<float>((word >> (16 * lane + 4 * slot)) & 0xfu)) << std::hex << word << " " << slot;
+            }
+        }
 }
 
 // The kernels size their stage ring from the planner's claim: it must give the planner's stages.
