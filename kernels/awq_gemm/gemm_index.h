@@ -31,6 +31,57 @@ TILESCOPE_HD int gemmBRowOfRegister(int t, int reg) { return 2 * t + (reg & 1) +
 TILESCOPE_HD int gemmOutputColumn(int t, int j, int e) { return 8 * (2 * t + e % 2) + j; }
 TILESCOPE_HD int gemmOutputRow(int g, int e) { return g + (e / 2) * 8; }
 
+// ---- Shift-free dequantisation of one B register (two K rows, one packed word each) ----
+// prmt (PTX semantics: selector nibble i picks byte i of the result from the 8 bytes {b, a} = bytes 4-7
+// of b, 0-3 of a) putting byte `byte` of w0 in both bytes of the low 16-bit lane and byte `byte` of w1 in
+// both bytes of the high lane. Only the low byte of each lane is read afterwards.
+TILESCOPE_HD unsigned gemmPairSelector(int byte) { return static_cast<unsigned>(byte) * 0x11u + static_cast<unsigned>(4 + byte) * 0x1100u; }
+TILESCOPE_HD unsigned bytePermute(unsigned a, unsigned b, unsigned selector) {
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(a, b, selector);
+#else
+    const unsigned long long bytes = (static_cast<unsigned long long>(b) << 32) | a;
+    unsigned out = 0;
+    for (int i = 0; i < 4; ++i) out |= static_cast<unsigned>((bytes >> (8 * ((selector >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
+    return out;
+#endif
+}
+// Nibble `nibble` (0..7) of a word is the low (even) or high (odd) nibble of byte nibble / 2. With that
+// byte in the low byte of each fp16 lane, the even nibble sits in mantissa bits 0-3: OR-ed into 0x6400
+// (1024, mantissa step 1) it reads 1024 + q; the odd one sits in bits 4-7: OR-ed into 0x5400 (64,
+// mantissa step 1/16) it reads 64 + q. Both exact, no shift: one and-or (lop3) per register.
+TILESCOPE_HD unsigned gemmNibbleMask(int nibble) { return nibble % 2 ? 0x00f000f0u : 0x000f000fu; }
+TILESCOPE_HD unsigned gemmNibbleMagic(int nibble) { return nibble % 2 ? 0x54005400u : 0x64006400u; }
+// fp16x2 (magic + nibble of w0, magic + nibble of w1), lanes low and high. With w0 = w1 = the zero word
+// it is the matching (magic + z) pair, so one sub.f16x2 gives q - z exactly.
+TILESCOPE_HD unsigned gemmMagicPair(unsigned w0, unsigned w1, int nibble) {
+    const unsigned pair = bytePermute(w0, w1, gemmPairSelector(nibble / 2));
+#if defined(__CUDA_ARCH__)
+    // One lop3 (a & b) | c (immediate 0xea); written as C, ptxas emits an and and an or.
+    unsigned out;
+    if (nibble % 2)
+        asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(pair), "n"(0x00f000f0), "n"(0x54005400));
+    else
+        asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(pair), "n"(0x000f000f), "n"(0x64006400));
+    return out;
+#else
+    return (pair & gemmNibbleMask(nibble)) | gemmNibbleMagic(nibble);
+#endif
+}
+
+// The load cursor of the gemm kernel's B stream: a split's chunks are split, split + splitK, ...; chunk c
+// is in group c / chunksPerGroup. Stepping by splitK chunks moves the group by splitK / chunksPerGroup
+// plus one when the remainder wraps; returns the new remainder and adds the group step to *group.
+TILESCOPE_HD int gemmAdvanceGroup(int remainder, int splitK, int chunksPerGroup, long long* group) {
+    remainder += splitK % chunksPerGroup;
+    *group += splitK / chunksPerGroup;
+    if (remainder >= chunksPerGroup) {
+        remainder -= chunksPerGroup;
+        *group += 1;
+    }
+    return remainder;
+}
+
 // 16-byte chunk swizzle of a row-major fp16 tile with chunksPerRow (2, 4, 8 or 16) chunks per row, so
 // the 8 row addresses of one ldmatrix 8x8 matrix (8 consecutive rows, one logical chunk) fall in 8
 // distinct 16-byte bank groups.

@@ -21,9 +21,11 @@ namespace {
 
 // ---- gemm / legacy_grid_y: 16 x TileN tiles, 64 threads, split-k over interleaved 32-wide chunks ----
 // No dequantised tile in shared memory: lane (g, t) loads the 4 packed words of its B fragment rows
-// straight into registers (gemm_index.h: n-fragment j is column j of every word), dequantises them with
-// the magic-number trick (awq_format.h) and feeds mma.sync. Zero and scale of its 8 columns stay in
-// registers per chunk. A goes through a per-warp cp.async ring and ldmatrix. TileN 128: each warp owns
+// straight into registers (gemm_index.h: n-fragment j is column j of every word), dequantises them
+// without shifts (gemm_index.h gemmMagicPair: one prmt per byte pair, one lop3 per register with the
+// 1024 or 64 magic, sub.f16x2 of the zero through the same path, mul.f16x2 by the scale) and feeds
+// mma.sync. Zero and scale of its 8 columns stay in registers per chunk; the packed words, scales and
+// zeros of the next GemmShape::kBDepth chunks are in flight in a register ring. A goes through a per-warp cp.async ring and ldmatrix. TileN 128: each warp owns
 // 64 columns and both 16-deep halves of a chunk; TileN 64: both warps own the 64 columns and split the
 // chunk's K, their sums added through shared memory at the end.
 template <int TileN>
@@ -37,9 +39,16 @@ struct GemmShape {
     // The planner's static smem (vLLM's layout, 10,496 / 6,144 B); this kernel uses it for the A rings
     // (and, TileN 64, the cross-warp sum).
     static constexpr int kSmemBytes = TileN == 128 ? 10496 : 6144;
+    // B register ring depth: chunks whose packed words, scales and zeros are in flight per warp (13 or 9
+    // registers a chunk). TileN 128 runs at 4 CTAs/SM at any count up to 255 registers, so it goes 8 deep
+    // (1 KB of weights a warp in flight); TileN 64 stays 4 deep to keep <= 128 registers (8 CTAs/SM). The A
+    // ring (shared memory) stays kGemmStages deep: A is small and mostly L2-resident.
+    static constexpr int kBDepth = TileN == 128 ? 8 : 4;
+    static_assert(kBDepth % kGemmStages == 0, "the unrolled loop names A slots statically");
     static_assert(2 * kGemmStages * kSlotHalves * 2 <= kSmemBytes, "A rings exceed the planner's smem");
     static_assert(kWarpsK == 1 || kWarpColumns * kTileM * 4 <= kSmemBytes, "the cross-warp sum exceeds smem");
 };
+
 
 template <int Steps>
 struct GemmStage {
@@ -66,9 +75,9 @@ __device__ __forceinline__ void gemmTile(const AwqGemmParams& p, long long mTile
     const auto* scales = static_cast<const __half*>(p.scales);
     auto* ring = reinterpret_cast<__half*>(smem) + warp * kGemmStages * S::kSlotHalves;
 
-    const long long chunks = p.k / kTileK;
-    const long long mine = awq::chunksOfSplit(chunks, split, p.splitK);
-    auto chunkOf = [&](long long local) { return split + local * p.splitK; };
+    // K <= 2^20: at most 32,768 chunks, int is enough for chunk counters.
+    const int chunks = static_cast<int>(p.k / kTileK);
+    const int mine = static_cast<int>(awq::chunksOfSplit(chunks, split, p.splitK));
 
     // Rows past M stay zero in every slot: written once, never copied over.
     constexpr int kCopies = S::kSlotHalves / kHalfPerVector / kWarpSize;
@@ -80,85 +89,105 @@ __device__ __forceinline__ void gemmTile(const AwqGemmParams& p, long long mTile
                 *reinterpret_cast<uint4*>(ring + slot * S::kSlotHalves + r * S::kWarpK +
                                           awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector) = make_uint4(0, 0, 0, 0);
     }
-    auto issueA = [&](long long local) {
+    // A: lane copies vector v of each chunk, row r, column c; its source advances splitK chunks a step.
+    const __half* aSource[kCopies];
+    int aDest[kCopies];
+    bool aValid[kCopies];
+#pragma unroll
+    for (int v = 0; v < kCopies; ++v) {
+        const int idx = v * kWarpSize + lane, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
+        aValid[v] = row0 + r < p.m;
+        aSource[v] = input + (aValid[v] ? row0 + r : 0) * p.k + static_cast<long long>(split) * kTileK + warpK * S::kWarpK +
+                     c * kHalfPerVector;
+        aDest[v] = r * S::kWarpK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector;
+    }
+    const long long aStride = static_cast<long long>(p.splitK) * kTileK;
+    auto issueA = [&](int local, int slotIndex) {  // local = 0, 1, 2, ... in order; slotIndex = local % kGemmStages
         if (local < mine) {
-            const long long k0 = chunkOf(local) * kTileK + warpK * S::kWarpK;
-            __half* slot = ring + (local % kGemmStages) * S::kSlotHalves;
+            __half* slot = ring + slotIndex * S::kSlotHalves;
 #pragma unroll
             for (int v = 0; v < kCopies; ++v) {
-                const int idx = v * kWarpSize + lane, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
-                if (row0 + r < p.m)
-                    device::copy16Async(slot + r * S::kWarpK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector,
-                                        input + (row0 + r) * p.k + k0 + c * kHalfPerVector);
+                if (aValid[v]) device::copy16Async(slot + aDest[v], aSource[v]);
+                aSource[v] += aStride;
             }
         }
         __pipeline_commit();  // empty groups keep the wait count uniform
     };
-    // 32-bit offsets inside one chunk (< 32 rows x N/8 words); 64-bit only for the chunk's base.
+
+    // B: the cursor of the load stream (chunk split + local * splitK, local = 0, 1, 2, ... in order).
     const int chunksPerGroup = p.groupSize / kTileK;  // G % 32 == 0: one group per chunk
-    const std::uint32_t* bColumn = qweight + wordColumn + static_cast<long long>(warpK * S::kWarpK) * wordsPerRow;
     const int words = static_cast<int>(wordsPerRow);
-    auto loadB = [&](GemmStage<S::kSteps>& st, long long local) {
-        if (local >= mine) return;
-        const int chunk = static_cast<int>(chunkOf(local));
-        const std::uint32_t* b = bColumn + static_cast<long long>(chunk) * kTileK * wordsPerRow;
+    int rowOffset[S::kSteps][4];  // < 32 rows x N/8 words
 #pragma unroll
-        for (int step = 0; step < S::kSteps; ++step)
+    for (int step = 0; step < S::kSteps; ++step)
 #pragma unroll
-            for (int r = 0; r < 4; ++r) st.b[step][r] = __ldg(b + (step * kMmaK + awq::gemmBRowOfRegister(l.t, r)) * words);
-        const long long group = chunk / chunksPerGroup;
-        st.scales = __ldg(reinterpret_cast<const uint4*>(scales + group * p.n + wordColumn * awq::kNibblesPerWord));
-        st.zeros = __ldg(qzeros + group * wordsPerRow + wordColumn);
+        for (int r = 0; r < 4; ++r) rowOffset[step][r] = (step * kMmaK + awq::gemmBRowOfRegister(l.t, r)) * words;
+    const std::uint32_t* bNext =
+        qweight + wordColumn + (static_cast<long long>(split) * kTileK + warpK * S::kWarpK) * wordsPerRow;
+    const long long bStride = static_cast<long long>(p.splitK) * kTileK * wordsPerRow;
+    long long group = split / chunksPerGroup;
+    int remainder = split % chunksPerGroup;
+    int loaded = 0;
+    auto loadNext = [&](GemmStage<S::kSteps>& st) {
+        if (loaded < mine) {
+#pragma unroll
+            for (int step = 0; step < S::kSteps; ++step)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) st.b[step][r] = __ldg(bNext + rowOffset[step][r]);
+            st.scales = __ldg(reinterpret_cast<const uint4*>(scales + group * p.n + wordColumn * awq::kNibblesPerWord));
+            st.zeros = __ldg(qzeros + group * wordsPerRow + wordColumn);
+            bNext += bStride;
+            remainder = awq::gemmAdvanceGroup(remainder, p.splitK, chunksPerGroup, &group);
+        }
+        ++loaded;
     };
 
     float acc[awq::kNibblesPerWord][4] = {};
-    auto compute = [&](const GemmStage<S::kSteps>& st, long long local) {
-        // Zero (1024 + z) and scale of column j, both lanes.
+    // Nibble n of a word is output column j = gemmColumnOfNibble(n) of its 8 (fragment j).
+    auto compute = [&](const GemmStage<S::kSteps>& st, int slotIndex) {
         std::uint32_t zero2[awq::kNibblesPerWord], scale2[awq::kNibblesPerWord];
         const std::uint32_t scaleWords[4] = {st.scales.x, st.scales.y, st.scales.z, st.scales.w};
 #pragma unroll
-        for (int j = 0; j < awq::kNibblesPerWord; ++j) {
-            zero2[j] = awq::magicZero(awq::nibbleAt(st.zeros, awq::gemmNibbleOfColumn(j)));
-            scale2[j] = __byte_perm(scaleWords[j / 2], 0, j % 2 ? 0x3232 : 0x1010);
+        for (int n = 0; n < awq::kNibblesPerWord; ++n) {
+            const int j = awq::gemmColumnOfNibble(n);
+            zero2[n] = awq::gemmMagicPair(st.zeros, st.zeros, n);
+            scale2[n] = __byte_perm(scaleWords[j / 2], 0, j % 2 ? 0x3232 : 0x1010);
         }
-        const __half* slot = ring + (local % kGemmStages) * S::kSlotHalves;
+        const __half* slot = ring + slotIndex * S::kSlotHalves;
 #pragma unroll
         for (int step = 0; step < S::kSteps; ++step) {
             std::uint32_t a[4];
             const int r = lane % 16, c = step * 2 + lane / 16;
             device::ldmatrixX4(a, slot + r * S::kWarpK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector);
-            const std::uint32_t lanes[2][2] = {
-                {awq::pairLowNibbles(st.b[step][0], st.b[step][1]), awq::pairHighNibbles(st.b[step][0], st.b[step][1])},
-                {awq::pairLowNibbles(st.b[step][2], st.b[step][3]), awq::pairHighNibbles(st.b[step][2], st.b[step][3])}};
 #pragma unroll
-            for (int j = 0; j < awq::kNibblesPerWord; ++j) {
-                const int nibble = awq::gemmNibbleOfColumn(j), half = nibble / 4, slotInLane = nibble % 4;
-                std::uint32_t b[2];
+            for (int n = 0; n < awq::kNibblesPerWord; ++n) {
+                std::uint32_t b[2];  // rows 2t, 2t+1 (words 0, 1) and 2t+8, 2t+9 (words 2, 3)
 #pragma unroll
                 for (int i = 0; i < 2; ++i)
-                    b[i] = device::hmul2Bits(device::hsub2Bits(awq::magicHalves(lanes[i][half], slotInLane), zero2[j]), scale2[j]);
-                device::mmaF16(acc[j], a, b);
+                    b[i] = device::hmul2Bits(device::hsub2Bits(awq::gemmMagicPair(st.b[step][2 * i], st.b[step][2 * i + 1], n), zero2[n]),
+                                             scale2[n]);
+                device::mmaF16(acc[awq::gemmColumnOfNibble(n)], a, b);
             }
         }
     };
 
-    GemmStage<S::kSteps> stages[kGemmStages];
+    GemmStage<S::kSteps> stages[S::kBDepth];
 #pragma unroll
-    for (int s = 0; s < kGemmStages; ++s) loadB(stages[s], s);
+    for (int s = 0; s < S::kBDepth; ++s) loadNext(stages[s]);
 #pragma unroll
-    for (int s = 0; s < kGemmStages - 1; ++s) issueA(s);
-    for (long long base = 0; base < mine; base += kGemmStages) {
+    for (int s = 0; s < kGemmStages - 1; ++s) issueA(s, s);
+    for (int base = 0; base < mine; base += S::kBDepth) {
 #pragma unroll
-        for (int s = 0; s < kGemmStages; ++s) {
-            const long long local = base + s;
-            if (local >= mine) break;
-            __syncwarp();  // every lane is done reading the slot the next copy overwrites
-            issueA(local + kGemmStages - 1);
-            __pipeline_wait_prior(kGemmStages - 1);
-            __syncwarp();
-            const GemmStage<S::kSteps> current = stages[s];
-            loadB(stages[s], local + kGemmStages);
-            compute(current, local);
+        for (int s = 0; s < S::kBDepth; ++s) {
+            const int local = base + s;
+            if (local < mine) {
+                __syncwarp();  // every lane is done reading the slot the next copy overwrites
+                issueA(local + kGemmStages - 1, (s + kGemmStages - 1) % kGemmStages);
+                __pipeline_wait_prior(kGemmStages - 1);
+                __syncwarp();
+                compute(stages[s], s % kGemmStages);  // base % kGemmStages == 0
+                loadNext(stages[s]);  // chunk local + S::kBDepth
+            }
         }
     }
     __pipeline_wait_prior(0);

@@ -19,7 +19,7 @@ constexpr int kMmaK = 16;
 constexpr int kMmaN = 8;
 constexpr int kHalfPerVector = 8;  // 16-byte vectors
 constexpr int kWarpColumns = 64;   // a gemm warp owns 64 output columns: 8 packed words per K row
-constexpr int kGemmStages = 4;     // K chunks in flight per warp (registers for B, cp.async for A)
+constexpr int kGemmStages = 4;     // A ring slots per gemm warp (cp.async); the B register ring is GemmShape::kBDepth
 
 __device__ __forceinline__ std::uint32_t packHalf2(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);

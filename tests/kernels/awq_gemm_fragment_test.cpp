@@ -73,6 +73,88 @@ TEST(AwqGemmFragments, EveryBRegisterHoldsItsDequantisedWeight) {
             }
 }
 
+// The kernel's shift-free dequantiser: prmt of byte n / 2 of both words, one lop3 with the even (0x6400,
+// bits 0-3) or odd (0x5400, bits 4-7) magic; the zero word through the same path.
+TEST(AwqGemmFragments, MagicPairsAreExactNibblesAndZeros) {
+    EXPECT_EQ(bytePermute(0x33221100u, 0x77665544u, 0x3210u), 0x33221100u);
+    EXPECT_EQ(bytePermute(0x33221100u, 0x77665544u, 0x7654u), 0x77665544u);
+    EXPECT_EQ(bytePermute(0x33221100u, 0x77665544u, 0x5140u), 0x55114400u);
+    for (int byte = 0; byte < 4; ++byte) {  // byte `byte` of a twice in the low lane, of b twice in the high lane
+        const unsigned a = 0x11u * static_cast<unsigned>(byte), b = 0x44u + a;
+        EXPECT_EQ(bytePermute(0x33221100u, 0x77665544u, gemmPairSelector(byte)), a * 0x0101u + b * 0x01010000u) << byte;
+    }
+    const unsigned words[] = {0x76543210u, 0xfedcba98u, 0x0f1e2d3cu, 0xffffffffu, 0u, 0x8a3c51f6u};
+    for (unsigned w0 : words)
+        for (unsigned w1 : words)
+            for (int nibble = 0; nibble < kNibblesPerWord; ++nibble) {
+                const float magic = nibble % 2 ? 64.f : 1024.f;
+                const unsigned h = gemmMagicPair(w0, w1, nibble);
+                EXPECT_EQ(lane(h, 0), magic + static_cast<float>(nibbleAt(w0, nibble))) << std::hex << w0 << " " << nibble;
+                EXPECT_EQ(lane(h, 1), magic + static_cast<float>(nibbleAt(w1, nibble))) << std::hex << w1 << " " << nibble;
+                const unsigned z = gemmMagicPair(w1, w1, nibble);  // the zero word's pair: both lanes alike
+                EXPECT_EQ(lane(z, 0), magic + static_cast<float>(nibbleAt(w1, nibble)));
+                EXPECT_EQ(lane(z, 1), lane(z, 0));
+                // sub.f16x2 is exact: both operands and the difference are fp16 integers (or multiples of 1/16).
+                const float diff = lane(h, 0) - lane(z, 0);
+                EXPECT_EQ(halfBitsToFloat(floatToHalfBits(diff)), diff);
+                EXPECT_EQ(diff, static_cast<float>(nibbleAt(w0, nibble) - nibbleAt(w1, nibble)));
+            }
+}
+
+// The B cursor's group: chunk split + i * splitK is in group chunk / chunksPerGroup at every step.
+TEST(AwqGemmFragments, AdvanceGroupFollowsTheSplitsChunks) {
+    for (int splitK : {1, 2, 3, 7, 8, 9, 16})
+        for (int chunksPerGroup : {1, 2, 3, 4, 5, 8, 128})
+            for (int split = 0; split < splitK; ++split) {
+                long long group = split / chunksPerGroup;
+                int remainder = split % chunksPerGroup;
+                for (long long i = 0; i < 300; ++i) {
+                    const long long chunk = split + i * splitK;
+                    ASSERT_EQ(group, chunk / chunksPerGroup) << splitK << " " << chunksPerGroup << " " << split << " " << i;
+                    ASSERT_EQ(remainder, chunk % chunksPerGroup);
+                    remainder = gemmAdvanceGroup(remainder, splitK, chunksPerGroup, &group);
+                }
+            }
+}
+
+// EveryBRegisterHoldsItsDequantisedWeight for the kernel's dequantiser: nibble n feeds fragment
+// j = gemmColumnOfNibble(n), with the zero and scale of column j.
+TEST(AwqGemmFragments, ShiftFreeBRegistersHoldTheirDequantisedWeights) {
+    const std::int64_t n = 128, k = 96, g = 32;
+    const Quantized w = quantize(randomHalfValues(static_cast<std::size_t>(n * k), 11, 1.f), n, k, g);
+    const GemmPacked packed = packGemm(w);
+    const std::int64_t words = n / kNibblesPerWord;
+    for (std::int64_t warpWord0 : {0, 8})
+        for (std::int64_t kb = 0; kb < k; kb += 16)
+            for (int nibble = 0; nibble < kNibblesPerWord; ++nibble) {
+                const int j = gemmColumnOfNibble(nibble);
+                float bMatrix[16][8];
+                for (int laneId = 0; laneId < 32; ++laneId) {
+                    const int lg = laneId / 4, lt = laneId % 4;
+                    const std::int64_t wordColumn = warpWord0 + lg, group = kb / g;
+                    unsigned b[4];
+                    for (int r = 0; r < 4; ++r)
+                        b[r] = static_cast<unsigned>(packed.qweight[static_cast<std::size_t>((kb + gemmBRowOfRegister(lt, r)) * words + wordColumn)]);
+                    const unsigned zeros = static_cast<unsigned>(packed.qzeros[static_cast<std::size_t>(group * words + wordColumn)]);
+                    const unsigned zero2 = gemmMagicPair(zeros, zeros, nibble);
+                    const float s = halfBitsToFloat(packed.scales[static_cast<std::size_t>(group * n + wordColumn * 8 + j)]);
+                    for (int reg = 0; reg < 2; ++reg) {
+                        const unsigned h = gemmMagicPair(b[2 * reg], b[2 * reg + 1], nibble);
+                        for (int half = 0; half < 2; ++half) {
+                            const float q = lane(h, half) - lane(zero2, half);
+                            bMatrix[2 * lt + half + 8 * reg][lg] = halfBitsToFloat(floatToHalfBits(q * s));
+                        }
+                    }
+                }
+                for (int kk = 0; kk < 16; ++kk)
+                    for (int c = 0; c < 8; ++c) {
+                        const std::int64_t column = (warpWord0 + c) * kNibblesPerWord + j;
+                        const double expected = w.weight(column, kb + kk);
+                        EXPECT_NEAR(bMatrix[kk][c], expected, std::abs(expected) * 1e-3 + 1e-6) << kb << " " << j << " " << c;
+                    }
+            }
+}
+
 TEST(AwqGemmFragments, AccumulatorsLandOnSixteenConsecutiveColumns) {
     for (int lg = 0; lg < 8; ++lg)
         for (int lt = 0; lt < 4; ++lt) {
