@@ -25,9 +25,10 @@ namespace {
 // without shifts (gemm_index.h gemmMagicPair: one prmt per byte pair, one lop3 per register with the
 // 1024 or 64 magic, sub.f16x2 of the zero through the same path, mul.f16x2 by the scale) and feeds
 // mma.sync. Zero and scale of its 8 columns stay in registers per chunk; the packed words, scales and
-// zeros of the next GemmShape::kBDepth chunks are in flight in a register ring. A goes through a per-warp cp.async ring and ldmatrix. TileN 128: each warp owns
-// 64 columns and both 16-deep halves of a chunk; TileN 64: both warps own the 64 columns and split the
-// chunk's K, their sums added through shared memory at the end.
+// zeros of the next GemmShape::kBDepth chunks are in flight in a register ring. A goes through a
+// per-warp cp.async ring and ldmatrix. TileN 128: each warp owns 64 columns and both 16-deep halves of
+// a chunk; TileN 64: both warps own the 64 columns and split the chunk's K, their sums added through
+// shared memory at the end.
 template <int TileN>
 struct GemmShape {
     static constexpr int kWarpsN = TileN / kWarpColumns;      // 2 or 1
