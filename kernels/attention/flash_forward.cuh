@@ -16,6 +16,11 @@
 //   FFMA (scale * log2 e; softmax_scale > 0 as upstream assumes), row sums kept per thread and
 //   reduced over the 4 lanes of a row once at the end. P goes from the S accumulators straight to
 //   fp16/bf16 A fragments (no shared-memory round trip).
+// - One CTA of 4 warps per SM at the common geometries (255 registers) leaves one warp per
+//   scheduler, so the FA2 loops are written for instruction-level parallelism: QK^T and PV fully
+//   unrolled with each ldmatrix issued one fragment ahead of the MMAs it feeds (upstream's gemm
+//   double-buffers the fragments of k-step k + 1 the same way), PV with consecutive MMAs on
+//   different accumulators, the softmax's row maxima as trees with all rows' shuffles together.
 // - Only tiles that cross the causal diagonal or the seqlen_k edge are masked.
 // - HeadDimBucket > 0 (FA2): compile-time head dim; DvMax == bucket, one pass. HeadDimBucket == 0
 //   (SM120 search): runtime head dims rounded up to 16, S computed once per K/V tile for up to
@@ -81,39 +86,46 @@ __device__ __forceinline__ float fastExp2(float x) {
     return y;
 }
 
-// Four 8x8 b16 matrices; lane L addresses row L % 8 of matrix L / 8 (attention_index.h).
-__device__ __forceinline__ void ldmatrixX4(std::uint32_t (&r)[4], std::uint32_t address) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-#else
-    (void)address;
-    r[0] = r[1] = r[2] = r[3] = 0u;
-#endif
-}
-__device__ __forceinline__ void ldmatrixX4Trans(std::uint32_t (&r)[4], std::uint32_t address) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(address));
-#else
-    (void)address;
-    r[0] = r[1] = r[2] = r[3] = 0u;
-#endif
-}
-
 // Copies logical rows [rowStart, rowStart + Rows) x chunks [0, chunks) of a [seq, heads, dim]
 // slice (row pitch `pitch` elements) into a swizzled tile (atoms of 2^Log chunks); rows >=
 // rowLimit and columns >= dim become zero. vector (dim % 8 == 0: 16-byte aligned rows): cp.async,
 // thread tid copying chunk tid % 2^Log of rows tid >> Log + multiples of Threads >> Log in each
 // atom, its shared address one per-thread base plus a compile-time offset (attention_index.h).
 // Otherwise element by element with plain loads and stores (SM120 odd head dims only).
-template <typename T, int Rows, int Threads, int Log>
+//
+// FixedChunks > 0 (FA2: the bucket's chunks, always vector): a compile-time trip count, one source
+// pointer advanced per row step and the row bound one compare per step (fewer instructions than
+// the runtime loops, which matter at one warp per scheduler). Both loops stay rolled: unrolled,
+// their addresses spilled the d128 m128n64 kernel (sm_90: 16 B; the atom loop alone, sm_100: 8 B).
+template <typename T, int Rows, int Threads, int Log, int FixedChunks = 0>
 __device__ __forceinline__ void loadTile(std::uint32_t tileAddress, T* tile, const T* src, long long pitch,
                                          int rowStart, int rowLimit, int chunks, int dim, bool vector) {
     constexpr int kAtomChunks = 1 << Log, kRowsPerStep = Threads >> Log;
     const int tid = static_cast<int>(threadIdx.x);
+    if constexpr (FixedChunks > 0) {
+        (void)tile;
+        (void)chunks;
+        (void)vector;
+        constexpr int kRowSteps = (Rows + kRowsPerStep - 1) / kRowsPerStep;
+        const RowChunk me = attention::copyLane(tid, Log);
+        const std::uint32_t mine = tileAddress + kChunkBytes * swizzledChunk(me.row, me.chunk, Rows, Log);
+        const long long stepPitch = kRowsPerStep * pitch;
+        const T* from = src + static_cast<long long>(rowStart + me.row) * pitch + me.chunk * kChunkElements;
+        const int rowsLeft = rowLimit - rowStart - me.row;  // this thread's rows r < rowsLeft are in range
+#pragma unroll 1
+        for (int step = 0; step < kRowSteps; ++step, from += stepPitch) {
+            const int rowStep = step * kRowsPerStep;
+            if (Rows % kRowsPerStep != 0 && rowStep + me.row >= Rows) break;
+            const bool rowValid = rowStep < rowsLeft;
+#pragma unroll 1
+            for (int atomChunk = 0; atomChunk < FixedChunks; atomChunk += kAtomChunks) {
+                const bool valid = rowValid && (atomChunk + me.chunk) * kChunkElements < dim;
+                copyChunkAsync(mine + kChunkBytes * attention::blockChunkOffset(rowStep, atomChunk, Rows, Log),
+                               valid ? from + atomChunk * kChunkElements : src, valid);
+            }
+        }
+        return;
+    }
     if (vector) {
         const RowChunk me = attention::copyLane(tid, Log);
         const std::uint32_t mine = tileAddress + kChunkBytes * swizzledChunk(me.row, me.chunk, Rows, Log);
@@ -184,6 +196,9 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
     // four (no spills). Every choice is conflict-free for ldmatrix (attention_swizzle_test).
     constexpr int kLog = kFa2 && kMi * BlockN < 256 ? attention::logAtomFor(kFa2 ? HeadDimBucket : 16) : 1;
     constexpr int kFixedChunks = kFa2 ? HeadDimBucket / kChunkElements : 0;
+    // The pipelined QK^T (FA2) where S leaves room for its extra fragments: not the 128-key tiles
+    // of two m16 tiles per warp (S alone is 128 registers there; sm_80 spilled).
+    constexpr bool kPipelinedQK = kFa2 && kMi * BlockN < 256;
     constexpr int kAtomChunks = 1 << kLog;
     // Head dims as stored: the FA2 bucket, or the SM120 rounding to 16 (both multiples of 16).
     const int dPad = kFa2 ? HeadDimBucket : attention::roundHeadDim(p.headDim, attention::kSm120HeadDimMultiple);
@@ -223,9 +238,10 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
         const int dvCols = dvPad - dvBase < DvMax ? dvPad - dvBase : DvMax;  // a multiple of 16
         if (tiles > 0) {
             if (dvBase == 0)
-                loadTile<T, BlockM, kThreads, kLog>(sQAddress, sQ, q, qPitch, row0, p.seqlenQ, qkChunks, p.headDim,
-                                                    vectorQK);
-            loadTile<T, BlockN, kThreads, kLog>(sKAddress, sK, k, qPitch, 0, p.seqlenK, qkChunks, p.headDim, vectorQK);
+                loadTile<T, BlockM, kThreads, kLog, kFixedChunks>(sQAddress, sQ, q, qPitch, row0, p.seqlenQ, qkChunks,
+                                                                  p.headDim, vectorQK);
+            loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sKAddress, sK, k, qPitch, 0, p.seqlenK, qkChunks,
+                                                              p.headDim, vectorQK);
             commitCopies();
         }
         float rowMaxRaw[kMi][2], rowSum[kMi][2], acc[kMi][kDf][4];
@@ -241,7 +257,8 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
             const int key0 = tile * BlockN;
             waitCopies();     // K of this tile (and Q) have landed ...
             __syncthreads();  // ... for every thread, and every warp is done with the previous V
-            loadTile<T, BlockN, kThreads, kLog>(sVAddress, sV, v, vPitch, key0, p.seqlenK, vChunks, headDimV, vectorV);
+            loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sVAddress, sV, v, vPitch, key0, p.seqlenK, vChunks,
+                                                              headDimV, vectorV);
             commitCopies();
 
             // P of this tile as fp16/bf16 pairs: probs[mi][nf][half] = row g + 8 half, columns 2t,
@@ -255,29 +272,81 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
             if (computes) {
                 // S = Q K^T: per 16-column step, the A fragments of the warp's rows, then each
                 // ldmatrix.x4 of K gives the B fragments of two key tiles.
-#pragma unroll 1
-                for (int atomChunk = 0; atomChunk < qkChunks; atomChunk += kAtomChunks) {
-                    const std::uint32_t atomBytes = kChunkBytes * attention::blockChunkOffset(0, atomChunk, 1, kLog);
+                if constexpr (kPipelinedQK) {
+                    // FA2 (head dim known at compile time): every k-step unrolled and the fragment
+                    // loads software-pipelined one ahead (upstream's gemm copies the fragments of
+                    // k-step k + 1 before the MMAs of k-step k): the next K fragment is read before
+                    // the MMAs of the current one, the next k-step's Q fragments two K fragments
+                    // before the step ends, so no MMA waits on the ldmatrix that feeds it while one
+                    // warp per scheduler has nothing else to issue.
+                    constexpr int kSteps = HeadDimBucket / kMmaK, kPairs = kNf / 2;
+                    constexpr int kAAhead = kPairs >= 2 ? kPairs - 2 : 0;  // pair that issues the next A
+                    std::uint32_t aCur[kMi][4], aNext[kMi][4], bCur[4], bNext[4];
 #pragma unroll
-                    for (int a0 = 0; a0 < kAtomChunks; a0 += 2) {
-                        std::uint32_t a[kMi][4];
+                    for (int mi = 0; mi < kMi; ++mi)
+                        device::ldmatrixX4Shared(aCur[mi], laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, 0));
+                    device::ldmatrixX4Shared(bCur, laneK.at(sKAddress, BlockN, 0, 0));
 #pragma unroll
-                        for (int mi = 0; mi < kMi; ++mi)
-                            ldmatrixX4(a[mi],
-                                       laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, a0) + atomBytes * BlockM);
+                    for (int ks = 0; ks < kSteps; ++ks) {
 #pragma unroll
-                        for (int nf = 0; nf < kNf; nf += 2) {
-                            std::uint32_t b[4];
-                            ldmatrixX4(b, laneK.at(sKAddress, BlockN, nf * kMmaN, a0) + atomBytes * BlockN);
-                            const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+                        for (int pair = 0; pair < kPairs; ++pair) {
+                            const bool lastPair = pair + 1 == kPairs;
+                            if (!lastPair || ks + 1 < kSteps)
+                                device::ldmatrixX4Shared(
+                                    bNext, laneK.at(sKAddress, BlockN, lastPair ? 0 : (pair + 1) * 2 * kMmaN,
+                                                    2 * (lastPair ? ks + 1 : ks)));
+                            if (pair == kAAhead && ks + 1 < kSteps) {
+#pragma unroll
+                                for (int mi = 0; mi < kMi; ++mi)
+                                    device::ldmatrixX4Shared(
+                                        aNext[mi], laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, 2 * (ks + 1)));
+                            }
+                            const std::uint32_t b0[2] = {bCur[0], bCur[1]}, b1[2] = {bCur[2], bCur[3]};
 #pragma unroll
                             for (int mi = 0; mi < kMi; ++mi) {
-                                device::mma<T>(s[mi][nf], a[mi], b0);
-                                device::mma<T>(s[mi][nf + 1], a[mi], b1);
+                                device::mma<T>(s[mi][2 * pair], aCur[mi], b0);
+                                device::mma<T>(s[mi][2 * pair + 1], aCur[mi], b1);
+                            }
+                            if (!lastPair || ks + 1 < kSteps) {
+#pragma unroll
+                                for (int r = 0; r < 4; ++r) bCur[r] = bNext[r];
+                            }
+                        }
+                        if (ks + 1 < kSteps) {
+#pragma unroll
+                            for (int mi = 0; mi < kMi; ++mi)
+#pragma unroll
+                                for (int r = 0; r < 4; ++r) aCur[mi][r] = aNext[mi][r];
+                        }
+                    }
+                } else {
+#pragma unroll 1
+                    for (int atomChunk = 0; atomChunk < qkChunks; atomChunk += kAtomChunks) {
+                        const std::uint32_t atomBytes =
+                            kChunkBytes * attention::blockChunkOffset(0, atomChunk, 1, kLog);
+#pragma unroll
+                        for (int a0 = 0; a0 < kAtomChunks; a0 += 2) {
+                            std::uint32_t a[kMi][4];
+#pragma unroll
+                            for (int mi = 0; mi < kMi; ++mi)
+                                device::ldmatrixX4Shared(
+                                    a[mi],
+                                    laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, a0) + atomBytes * BlockM);
+#pragma unroll
+                            for (int nf = 0; nf < kNf; nf += 2) {
+                                std::uint32_t b[4];
+                                device::ldmatrixX4Shared(
+                                    b, laneK.at(sKAddress, BlockN, nf * kMmaN, a0) + atomBytes * BlockN);
+                                const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+#pragma unroll
+                                for (int mi = 0; mi < kMi; ++mi) {
+                                    device::mma<T>(s[mi][nf], a[mi], b0);
+                                    device::mma<T>(s[mi][nf + 1], a[mi], b1);
+                                }
                             }
                         }
                     }
-                }
+                }  // kPipelinedQK
                 if (attention::tileNeedsMask(row0, key0, BlockN, p.seqlenQ, p.seqlenK, causal)) {
 #pragma unroll
                     for (int mi = 0; mi < kMi; ++mi)
@@ -294,64 +363,117 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
                         }
                 }
                 // Online softmax per row (two rows per m16 tile: g and g + 8), before waiting for V.
+                // Written for ILP (one warp per scheduler): the row maxima as trees, the shuffles of
+                // all 2 kMi rows issued together, the row sums over two independent chains.
+                constexpr int kRows = 2 * kMi;
+                float tileMax[kRows];
 #pragma unroll
-                for (int mi = 0; mi < kMi; ++mi)
+                for (int r = 0; r < kRows; ++r) {
+                    const int mi = r / 2, half = r % 2;
+                    float m[kNf];
 #pragma unroll
-                    for (int half = 0; half < 2; ++half) {
-                        float tileMax = -INFINITY;
+                    for (int nf = 0; nf < kNf; ++nf) m[nf] = fmaxf(s[mi][nf][half * 2], s[mi][nf][half * 2 + 1]);
 #pragma unroll
-                        for (int nf = 0; nf < kNf; ++nf)
-                            tileMax = fmaxf(tileMax, fmaxf(s[mi][nf][half * 2], s[mi][nf][half * 2 + 1]));
-                        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 1));
-                        tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 2));
-                        const float newMax = fmaxf(rowMaxRaw[mi][half], tileMax);
-                        const float maxScaled =
-                            newMax == -INFINITY ? 0.f : newMax * scaleLog2;  // a row without keys stays 0
-                        const float correction = fastExp2(rowMaxRaw[mi][half] * scaleLog2 - maxScaled);
-                        rowMaxRaw[mi][half] = newMax;
-                        float partial = 0.f;
+                    for (int stride = 1; stride < kNf; stride *= 2)
 #pragma unroll
-                        for (int nf = 0; nf < kNf; ++nf) {
-                            const float x0 = fastExp2(fmaf(s[mi][nf][half * 2], scaleLog2, -maxScaled));
-                            const float x1 = fastExp2(fmaf(s[mi][nf][half * 2 + 1], scaleLog2, -maxScaled));
-                            partial += x0 + x1;
-                            probs[mi][nf][half] = device::packPair<T>(x0, x1);
-                        }
-                        rowSum[mi][half] = rowSum[mi][half] * correction + partial;
+                        for (int nf = 0; nf + stride < kNf; nf += 2 * stride) m[nf] = fmaxf(m[nf], m[nf + stride]);
+                    tileMax[r] = m[0];
+                }
 #pragma unroll
-                        for (int df = 0; df < kDf; ++df) {
-                            acc[mi][df][half * 2] *= correction;
-                            acc[mi][df][half * 2 + 1] *= correction;
-                        }
+                for (int lanes = 1; lanes <= 2; lanes *= 2)
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r)
+                        tileMax[r] = fmaxf(tileMax[r], __shfl_xor_sync(0xffffffffu, tileMax[r], lanes));
+#pragma unroll
+                for (int r = 0; r < kRows; ++r) {
+                    const int mi = r / 2, half = r % 2;
+                    const float newMax = fmaxf(rowMaxRaw[mi][half], tileMax[r]);
+                    const float maxScaled =
+                        newMax == -INFINITY ? 0.f : newMax * scaleLog2;  // a row without keys stays 0
+                    const float correction = fastExp2(rowMaxRaw[mi][half] * scaleLog2 - maxScaled);
+                    rowMaxRaw[mi][half] = newMax;
+                    float partial[2] = {0.f, 0.f};
+#pragma unroll
+                    for (int nf = 0; nf < kNf; ++nf) {
+                        const float x0 = fastExp2(fmaf(s[mi][nf][half * 2], scaleLog2, -maxScaled));
+                        const float x1 = fastExp2(fmaf(s[mi][nf][half * 2 + 1], scaleLog2, -maxScaled));
+                        partial[nf & 1] += x0 + x1;
+                        probs[mi][nf][half] = device::packPair<T>(x0, x1);
                     }
+                    rowSum[mi][half] = rowSum[mi][half] * correction + (partial[0] + partial[1]);
+#pragma unroll
+                    for (int df = 0; df < kDf; ++df) {
+                        acc[mi][df][half * 2] *= correction;
+                        acc[mi][df][half * 2 + 1] *= correction;
+                    }
+                }
             }                 // computes: S, mask, softmax
             waitCopies();     // V of this tile has landed ...
             __syncthreads();  // ... for every thread, and every warp is done reading K
             if (tile + 1 < tiles) {
-                loadTile<T, BlockN, kThreads, kLog>(sKAddress, sK, k, qPitch, key0 + BlockN, p.seqlenK, qkChunks,
-                                                    p.headDim, vectorQK);
+                loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sKAddress, sK, k, qPitch, key0 + BlockN, p.seqlenK,
+                                                                  qkChunks, p.headDim, vectorQK);
                 commitCopies();
             }
             if (!computes) continue;
-                // O += P V: the C fragments of key tiles 2kk and 2kk + 1 are the A fragment of P for
-                // keys [16 kk, 16 kk + 16); each ldmatrix.x4.trans of V gives two value-column tiles.
+            // O += P V: the C fragments of key tiles 2kk and 2kk + 1 are the A fragment of P for
+            // keys [16 kk, 16 kk + 16); each ldmatrix.x4.trans of V gives two value-column tiles.
+            if constexpr (kFa2) {
+                // FA2: key step outer, value-column pairs inner (consecutive MMAs hit different
+                // accumulators), each V fragment read by ldmatrix one pair ahead of its MMAs.
+                constexpr int kKeySteps = BlockN / kMmaK, kColPairs = kDf / 2;
+                std::uint32_t bCur[4], bNext[4];
+                device::ldmatrixX4TransShared(bCur, laneQV.at(sVAddress, BlockN, 0, 0));
 #pragma unroll
-            for (int df = 0; df < kDf; df += 2) {
-                if (!kFa2 && df * kMmaN >= dvCols) break;
-#pragma unroll
-                for (int kk = 0; kk < BlockN / kMmaK; ++kk) {
-                    std::uint32_t b[4];
-                    ldmatrixX4Trans(b, laneQV.at(sVAddress, BlockN, kk * kMmaK, dvBase / kChunkElements + df));
-                    const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+                for (int kk = 0; kk < kKeySteps; ++kk) {
+                    std::uint32_t pa[kMi][4];
 #pragma unroll
                     for (int mi = 0; mi < kMi; ++mi) {
-                        const std::uint32_t pa[4] = {probs[mi][2 * kk][0], probs[mi][2 * kk][1],
-                                                     probs[mi][2 * kk + 1][0], probs[mi][2 * kk + 1][1]};
-                        device::mma<T>(acc[mi][df], pa, b0);
-                        device::mma<T>(acc[mi][df + 1], pa, b1);
+                        pa[mi][0] = probs[mi][2 * kk][0];
+                        pa[mi][1] = probs[mi][2 * kk][1];
+                        pa[mi][2] = probs[mi][2 * kk + 1][0];
+                        pa[mi][3] = probs[mi][2 * kk + 1][1];
+                    }
+#pragma unroll
+                    for (int cp = 0; cp < kColPairs; ++cp) {
+                        const bool last = cp + 1 == kColPairs;
+                        const bool prefetch = !last || kk + 1 < kKeySteps;
+                        if (prefetch)
+                            device::ldmatrixX4TransShared(
+                                bNext,
+                                laneQV.at(sVAddress, BlockN, (last ? kk + 1 : kk) * kMmaK, last ? 0 : 2 * (cp + 1)));
+                        const std::uint32_t b0[2] = {bCur[0], bCur[1]}, b1[2] = {bCur[2], bCur[3]};
+#pragma unroll
+                        for (int mi = 0; mi < kMi; ++mi) {
+                            device::mma<T>(acc[mi][2 * cp], pa[mi], b0);
+                            device::mma<T>(acc[mi][2 * cp + 1], pa[mi], b1);
+                        }
+                        if (prefetch) {
+#pragma unroll
+                            for (int r = 0; r < 4; ++r) bCur[r] = bNext[r];
+                        }
                     }
                 }
-            }
+            } else {
+#pragma unroll
+                for (int df = 0; df < kDf; df += 2) {
+                    if (df * kMmaN >= dvCols) break;
+#pragma unroll
+                    for (int kk = 0; kk < BlockN / kMmaK; ++kk) {
+                        std::uint32_t b[4];
+                        device::ldmatrixX4TransShared(
+                            b, laneQV.at(sVAddress, BlockN, kk * kMmaK, dvBase / kChunkElements + df));
+                        const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
+#pragma unroll
+                        for (int mi = 0; mi < kMi; ++mi) {
+                            const std::uint32_t pa[4] = {probs[mi][2 * kk][0], probs[mi][2 * kk][1],
+                                                         probs[mi][2 * kk + 1][0], probs[mi][2 * kk + 1][1]};
+                            device::mma<T>(acc[mi][df], pa, b0);
+                            device::mma<T>(acc[mi][df + 1], pa, b1);
+                        }
+                    }
+                }
+            }  // kFa2
         }
 
         if (computes) {

@@ -172,6 +172,18 @@ __device__ __forceinline__ void ldmatrixX4Shared(std::uint32_t (&r)[4], std::uin
     __trap();
 #endif
 }
+// The .trans twin: each 8x8 matrix transposed (B fragments from a k-major tile, e.g. attention's V).
+__device__ __forceinline__ void ldmatrixX4TransShared(std::uint32_t (&r)[4], std::uint32_t address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#else
+    (void)r;
+    (void)address;
+    __trap();
+#endif
+}
 
 // 16-byte cp.async through L2 only (.cg), sm_80+: with `valid` false nothing is read and the 16
 // shared bytes are zero-filled (src-size 0), so padding rows need no second path.
