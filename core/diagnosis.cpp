@@ -45,11 +45,20 @@ std::vector<std::string> matchDeviceName(std::string_view text, const DeviceData
 }
 
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices) {
+    return diagnoseText(text, kernels, devices, DiagnosisOptions{});
+}
+
+Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices,
+                               const DiagnosisOptions& options) {
     auto parsed = LogText::parse(text);
     if (!parsed) return makeError(parsed.error());
     const LogText& log = *parsed;
     const std::vector<DeviceMention> mentions = findDeviceMentions(log, devices);
-    const LogScope scope{log, kernels, devices, mentions};
+    std::vector<const CatalogModel*> models;
+    for (const auto& m : options.models) models.push_back(&m);
+    if (options.model) models.push_back(&*options.model);
+    for (const auto& m : embeddedModels()) models.push_back(&m);
+    const LogScope scope{log, kernels, devices, mentions, models, options.model ? &*options.model : nullptr};
 
     std::vector<RawFinding> raw;
     auto record = [&](int line, const std::string& matchedText, std::size_t index, const SvMatch& match) {
@@ -109,6 +118,15 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
             continue;
         }
         const auto index = static_cast<std::size_t>(same - diagnosis.findings.begin());
+        // The same error printed twice (a summary line, then the traceback): the copy whose context
+        // names the kernel tells more; keep its reading under the first line.
+        if (same->family.empty() && !r.finding.family.empty()) {
+            const int firstLine = same->line;
+            std::vector<int> seen = same->lines;
+            *same = r.finding;
+            same->line = firstLine;
+            same->lines = std::move(seen);
+        }
         same->lines.push_back(r.finding.line);
         if (primaryFromSource[index] && !r.fromSource) {
             same->line = r.finding.line;
@@ -146,7 +164,12 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         j["message"] = f.message;
         j["line"] = f.line;
         ordered_json shape = ordered_json::object();
-        for (const auto& v : f.shape) shape[v.name] = v.value;
+        ordered_json sources = ordered_json::array();
+        for (const auto& v : f.shape) {
+            shape[v.name] = v.value;
+            sources.push_back({{"name", v.name}, {"value", v.value}, {"line", v.line ? ordered_json(v.line) : ordered_json(nullptr)},
+                               {"source", v.source}});
+        }
         j["shape"] = shape;
         j["device"] = orNull(f.deviceId);
         j["fix"] = orNull(f.fix);
@@ -161,6 +184,24 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         j["limit"] = f.limit ? ordered_json{{"name", f.limit->name}, {"value", f.limit->limit}, {"actual", f.limit->actual}}
                              : ordered_json(nullptr);
         j["explanation"] = f.explanation;
+        j["shape_sources"] = sources;
+        ordered_json candidates = ordered_json::array();
+        for (const auto& c : f.candidates)
+            candidates.push_back({{"name", c.name}, {"value", c.value}, {"line", c.line}, {"source", c.source}, {"reading", c.reading},
+                                  {"chosen", c.chosen}});
+        j["candidates"] = candidates;
+        j["model"] = orNull(f.model);
+        j["model_source"] = orNull(f.modelSource);
+        ordered_json layers = ordered_json::array();
+        for (const auto& l : f.layers) {
+            ordered_json layerShape = ordered_json::object();
+            for (const auto& v : l.shape) layerShape[v.name] = v.value;
+            layers.push_back({{"name", l.name}, {"shape", layerShape}, {"verdict", verdictName(l.verdict)}, {"message", l.message}});
+        }
+        j["layers"] = layers;
+        j["boundary"] = f.boundary ? ordered_json(*f.boundary) : ordered_json(nullptr);
+        j["family_ranking"] = f.familyRanking;
+        j["unknown"] = orNull(f.unknown);
         j["sweep_command"] = orNull(f.sweepCommand);
         j["sweep"] = f.sweepAxis.empty() ? ordered_json(nullptr)
                                          : ordered_json{{"kernel", f.family},

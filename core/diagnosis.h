@@ -14,6 +14,7 @@
 
 #include "core/kernel_family.h"
 #include "core/launch_plan.h"
+#include "core/model_catalog.h"
 #include "core/result.h"
 
 namespace tilescope {
@@ -25,6 +26,26 @@ class DeviceDatabase;
 struct DiagnosisValue {
     std::string name;
     std::int64_t value = 0;
+    int line = 0;        // 1-based line of the log it came from; 0 when not from the log (a model config, a product)
+    std::string source;  // where it came from: the log's text ("prompt tokens: 16384") or "config.json of <model>: ..."
+};
+
+// One reading of a figure the text gives, when readings disagree: the plan takes the chosen one.
+struct DiagnosisCandidate {
+    std::string name;  // "M"
+    std::int64_t value = 0;
+    int line = 0;      // 1-based
+    std::string source;  // the text read
+    std::string reading;  // what the text says it is: "prompt length", "tensor shape", "step token budget"
+    bool chosen = false;
+};
+
+// A layer of the model the log names, planned at the finding's shape.
+struct DiagnosisLayer {
+    std::string name;  // "gate_proj"
+    std::vector<DiagnosisValue> shape;  // N, K, group_size (linear) or heads, head_dim (attention)
+    Verdict verdict = Verdict::Ok;
+    std::string message;
 };
 
 struct DiagnosisFinding {
@@ -49,6 +70,13 @@ struct DiagnosisFinding {
     std::string sweepShape;                  // its base shape ("M=32768,N=5376,..."); "" = the family's defaults
     std::string sweepDevice;                 // its device id
     std::optional<int> consequenceOf;        // index of the finding that caused this one
+    std::vector<DiagnosisCandidate> candidates;  // every reading of a figure the text gives, when they disagree
+    std::string model;                       // the model the log names (Hugging Face id), "" when none is known
+    std::string modelSource;                 // where its config came from, and the log line that names it
+    std::vector<DiagnosisLayer> layers;      // the model's layers of the finding's kernel, planned at its shape
+    std::optional<std::int64_t> boundary;    // along the sweep axis: the passing value nearest the failing one
+    std::vector<std::string> familyRanking;  // when the text names no kernel: the bundled families that could raise it, likeliest first
+    std::string unknown;                     // which figures the text does not give, and how to supply them
 
     // The bundled planner's view of the shape the text implies; nullopt when the text gives too little.
     std::optional<LaunchPlan> plan;
@@ -65,6 +93,15 @@ struct Diagnosis {
 // gives a Diagnosis without findings. `kernels` plans the implied shapes; `devices` resolves
 // device names and supplies the device to plan on.
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices);
+
+// Model configs beyond the embedded resources/models: `models` are matched against the names the
+// log gives; `model` (diagnose --model) is the one to use when the log names none of them.
+struct DiagnosisOptions {
+    std::vector<CatalogModel> models;
+    std::optional<CatalogModel> model;
+};
+Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices,
+                               const DiagnosisOptions& options);
 
 // {"findings": [...]}: each with kind, family, variant, message, line, shape, device, fix,
 // command, consequence_of (null when none) and the fields after them.

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "core/device_spec.h"
+#include "core/diagnosis_evidence.h"
 #include "core/fix_finder.h"
 #include "core/kernel_resources.h"
 #include "core/launch_checks.h"
@@ -90,15 +91,31 @@ public:
     const LogScope& scope() const { return m_scope; }
     int line() const { return m_line; }
 
-    std::optional<std::int64_t> figure(LogFigure f) const { return m_scope.log.figure(f, m_line, kContextLines); }
+    // A figure near the error; the lookup is remembered so that value() can say where it was read.
+    std::optional<std::int64_t> figure(LogFigure f) const {
+        auto hit = m_scope.log.figureHit(f, m_line, kContextLines);
+        if (!hit) return std::nullopt;
+        m_hits.push_back(*hit);
+        return hit->value;
+    }
+    // A shape value; its source is the last figure read with that value, else the matched message.
     void value(std::string name, std::optional<std::int64_t> v) {
         if (!v) return;
-        for (auto& existing : m_finding.shape)
-            if (existing.name == name) {
-                existing.value = *v;
+        for (auto it = m_hits.rbegin(); it != m_hits.rend(); ++it)
+            if (it->value == *v) {
+                valueFrom(std::move(name), *v, it->line + 1, it->text);
                 return;
             }
-        m_finding.shape.push_back({std::move(name), *v});
+        valueFrom(std::move(name), *v, m_finding.line, m_finding.message);
+    }
+    // A shape value with its source: `line` 1-based (0: not from the log).
+    void valueFrom(std::string name, std::int64_t v, int line, std::string source) {
+        for (auto& existing : m_finding.shape)
+            if (existing.name == name) {
+                existing = {std::move(name), v, line, std::move(source)};
+                return;
+            }
+        m_finding.shape.push_back({std::move(name), v, line, std::move(source)});
     }
     std::optional<std::int64_t> valueOf(std::string_view name) const {
         for (const auto& v : m_finding.shape)
@@ -119,8 +136,10 @@ public:
             std::string_view family;
         };
         static const Clue clues[] = {
-            {{"gemm_ar"}, "gemm_bucket"},    {{"awq", "gemv"}, "awq_gemv"},      {{"awq", "gemm"}, "awq_gemm"},
-            {{"flash_attn"}, "attention"},   {{"flash_fwd"}, "attention"},      {{"flashattention"}, "attention"},
+            {{"gemm_ar"}, "gemm_bucket"},     {{"awq", "gemv"}, "awq_gemv"},       {{"awq", "gemm"}, "awq_gemm"},
+            {{"wqlinear_gemv"}, "awq_gemv"},  {{"gemv_forward_cuda"}, "awq_gemv"}, {{"wqlinear_gemm"}, "awq_gemm"},
+            {{"gemm_forward_cuda"}, "awq_gemm"}, {{"flash_attn"}, "attention"},    {{"flash_fwd"}, "attention"},
+            {{"flashattention"}, "attention"},
         };
         int bestDistance = kFamilyLinesBefore + 1;
         std::string_view best;
@@ -131,13 +150,71 @@ public:
                 best = clue.family;
             }
         }
-        return std::string(best);
+        if (!best.empty()) return std::string(best);
+        // Farther away: an AWQ checkpoint the log names, or AWQ anywhere (an import, a module path,
+        // quantization=awq): its packing decides the family (GEMM, AutoAWQ's default, when not said).
+        if (const CatalogModel* m = model()) {
+            m_familyNote = "the log names " + m->id + ", an AWQ \"" + m->config.version + "\" checkpoint";
+            return std::string(packingFamily(m->config.packing));
+        }
+        const int awq = findAwqMention(m_scope.log);
+        if (awq >= 0 && innermostFrameMayBeLinear()) {
+            const std::string& lower = m_scope.log.lowerLine(awq);
+            m_familyNote = "the log names AWQ on line " + std::to_string(awq + 1) + " (\"" + trimmed(m_scope.log.line(awq)) + "\")";
+            return lower.find("gemv") != std::string::npos ? "awq_gemv" : "awq_gemm";
+        }
+        return {};
+    }
+    // Whether the traceback's innermost frame before the error (its file, function and quoted
+    // source) may be a quantized linear layer; true when the log shows no frame at all (a lone
+    // error line). A frame elsewhere (a KV-cache copy, an attention module) rules out a GEMM.
+    bool innermostFrameMayBeLinear() const {
+        static const std::regex frame(R"(^\s*(?:File "[^"]*", line \d+|File [^\s]+:\d+, in ))");
+        const LogText& log = m_scope.log;
+        for (int i = m_line - 1; i >= 0 && i >= m_line - kFamilyLinesBefore; --i) {
+            const std::string_view text = log.withoutPrefix(i);
+            if (!std::regex_search(text.begin(), text.end(), frame)) continue;
+            std::string frameText = log.lowerLine(i);
+            if (i + 1 < m_line) frameText += " " + log.lowerLine(i + 1);
+            for (std::string_view word : {"gemm", "gemv", "linear", "matmul", "awq_ext", "awq_inference_engine"})
+                if (frameText.find(word) != std::string::npos) return true;
+            return false;
+        }
+        return true;
+    }
+    // The model the log names (or the user's --model), once looked up.
+    const CatalogModel* model() const {
+        if (!m_modelLooked) {
+            m_modelLooked = true;
+            if (auto mention = findModelMention(m_scope.log, m_scope.models, m_line)) {
+                m_model = mention->model;
+                m_modelLine = mention->line;
+            } else if (m_scope.userModel) {
+                m_model = m_scope.userModel;
+            }
+        }
+        return m_model;
+    }
+    int modelLine() const { return m_modelLine; }
+    const std::string& familyNote() const { return m_familyNote; }
+    static std::string trimmed(std::string_view text) {
+        constexpr std::size_t kMax = 100;
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+        std::string out(text.substr(0, kMax));
+        if (text.size() > kMax) out += "...";
+        return out;
     }
 
     const DeviceSpec& planDevice() const { return *m_planDevice; }
     bool deviceNamed() const { return m_deviceNamed; }
     // The CUDA runtime the log's text comes from, when the text tells: plans predict its error.
     void cudaRuntime(int major) { m_cudaRuntime = major; }
+    // The device plans use: the log's (or the default), with the log's CUDA runtime.
+    DeviceSpec deviceForPlans() const {
+        DeviceSpec device = planDevice();
+        if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
+        return device;
+    }
 
     // Plans `family`/`variant` at the default shape with `values` set; the plan's fix and limit
     // fill the finding. `axis`: the parameter to sweep when the plan names none.
@@ -176,7 +253,7 @@ public:
         if (!note.empty()) note += "; ";
         note += "planned " + std::string(family) + "/" + std::string(kernel->variantName()) + " at " +
                 formatShape(shape, parameters) + " on " + device.id + m_deviceNote;
-        m_finding.planNote = note;
+        m_finding.planNote = m_finding.planNote.empty() ? note : m_finding.planNote + "; " + note;
         if (!plan.ok()) {
             if (!plan.fix.empty()) m_finding.fix = plan.fix;
             if (!m_finding.limit && plan.limit) m_finding.limit = plan.limit;
@@ -188,6 +265,45 @@ public:
                                  withThousands(plan.totalSmem()) + " B shared memory";
             m_finding.explanation += " The bundled planner launches this shape on " + device.id + " (" + detail +
                                      "): the failing launch used another configuration than the planner's.";
+        }
+        // The log says the launch failed but the planned shape passes (a figure the log does not
+        // give took its default): the boundary is the last passing value above it along the axis.
+        if (plan.ok() && axisIndex >= 0 && m_finding.kind != Verdict::Ok) {
+            const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
+            const auto fails = [&](std::int64_t v) {
+                Shape probe = shape;
+                probe[axisIndex] = v;
+                return !kernel->family->plan(kernel->variant, probe, device, PlanDetail::Brief).ok();
+            };
+            std::int64_t pass = shape[axisIndex];
+            std::optional<std::int64_t> fail;
+            for (std::int64_t v = std::max<std::int64_t>(pass, 1) * 2; v <= spec.maximum; v *= 2) {
+                if (fails(v)) {
+                    fail = v;
+                    break;
+                }
+                pass = v;
+            }
+            if (fail) {
+                while (*fail - pass > 1) {
+                    const std::int64_t mid = pass + (*fail - pass) / 2;
+                    (fails(mid) ? *fail : pass) = mid;
+                }
+                m_finding.boundary = pass;
+                m_finding.sweepAxis = axisAround(spec, pass);
+                m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
+                m_finding.explanation += " Along " + spec.name + " the planner's launch first fails above " + withThousands(pass) + ".";
+            }
+        }
+        // The passing value nearest the failure along the sweep axis: where the map's boundary lies.
+        if (!plan.ok() && axisIndex >= 0) {
+            m_finding.boundary = nearestPassingValue(*kernel, shape, device, axisIndex);
+            if (m_finding.boundary) {
+                // The map must cross it: widen the axis when the boundary lies outside.
+                const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
+                m_finding.sweepAxis = axisAround(spec, std::max(*m_finding.boundary, shape[axisIndex]));
+                m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
+            }
         }
         m_finding.plan = std::move(plan);
     }
@@ -267,6 +383,11 @@ private:
     const LogScope& m_scope;
     int m_line;
     DiagnosisFinding m_finding;
+    mutable std::vector<LogText::FigureHit> m_hits;
+    mutable bool m_modelLooked = false;
+    mutable const CatalogModel* m_model = nullptr;
+    mutable int m_modelLine = -1;
+    mutable std::string m_familyNote;
     const DeviceSpec* m_planDevice = nullptr;
     bool m_deviceNamed = false;
     std::string m_deviceNote;
@@ -286,11 +407,98 @@ struct Signature {
     Build build;
 };
 
-std::optional<std::int64_t> gemmM(const FindingBuilder& b) {
-    if (auto m = b.figure(LogFigure::M)) return m;
-    if (auto t = b.figure(LogFigure::Tokens)) return t;
-    if (auto batch = b.figure(LogFigure::Batch)) return *batch * b.figure(LogFigure::Seq).value_or(1);
-    return std::nullopt;
+// M of a GEMM call from every reading the log gives (explicit rows, tensor shapes, prompt lengths,
+// batch x seq, step budgets), the likeliest planned, the others listed; a tensor shape's last
+// dimension gives K when nothing else does.
+void rowsFromLog(FindingBuilder& b) {
+    auto& f = b.finding();
+    const RowsChoice choice = chooseRows(findRowsEvidence(b.scope().log, b.line()), b.line());
+    if (!choice.chosen) return;
+    const RowsEvidence& chosen = *choice.chosen;
+    b.valueFrom("M", chosen.value, chosen.line + 1, chosen.text + " (" + std::string(rowsReadingName(chosen.reading)) + ")");
+    if (chosen.lastDim && !b.valueOf("K")) b.valueFrom("K", *chosen.lastDim, chosen.line + 1, chosen.text + " (last dimension)");
+    if (choice.readings.size() > 1) {
+        for (const auto& r : choice.readings)
+            f.candidates.push_back({"M", r.value, r.line + 1, r.text, std::string(rowsReadingName(r.reading)),
+                                    r.value == chosen.value && r.reading == chosen.reading});
+    }
+    if (!choice.note.empty()) f.planNote = choice.note;
+}
+
+// A linear layer's N and K (and group size) from the model the log names, when the log gives no
+// N: every linear layer of the model is planned at the finding's M; the first that fails (whose K
+// matches a logged K, when one is) is the finding's shape, the others are listed.
+void linearFromModel(FindingBuilder& b, const std::string& family, const std::string& variant) {
+    auto& f = b.finding();
+    const CatalogModel* model = b.model();
+    if (!model) return;
+    f.model = model->id;
+    f.modelSource = model->source + (b.modelLine() >= 0 ? "; the log names it on line " + str(b.modelLine() + 1) : "; given with --model");
+    if (b.valueOf("N")) return;  // the log's own figures win
+    auto kernel = resolveKernel(b.scope().kernels, family, variant);
+    if (!kernel) return;
+    const auto& parameters = kernel->family->parameters();
+    const DeviceSpec device = b.deviceForPlans();
+    const auto rows = b.valueOf("M");
+    const auto loggedK = b.valueOf("K");
+    const ModelConfig& c = model->config;
+    const std::string config = "config.json of " + model->id + " (hidden_size " + str(c.hiddenSize) + ", intermediate_size " +
+                               str(c.intermediateSize) + ", heads " + str(c.heads) + "/" + str(c.kvHeads) + ", head_dim " +
+                               str(c.headDim) + ", group_size " + str(c.groupSize) + ")";
+    // Preference: a failing layer whose K is the logged one, any layer with that K, a failing layer, the widest.
+    std::optional<std::size_t> failingWithK, withK, failing, widest;
+    std::vector<ModelLayer> linears;
+    for (auto& layer : expandModel(c))
+        if (!layer.attention) linears.push_back(std::move(layer));
+    for (const auto& layer : linears) {
+        DiagnosisLayer out;
+        out.name = layer.name + (layer.note.empty() ? "" : " (" + layer.note + ")");
+        Shape shape = Shape::defaults(parameters);
+        bool inRange = true;
+        for (const auto& [name, value] : layer.fixed) {
+            const int index = parameterIndex(parameters, name);
+            if (index < 0) continue;
+            if (!checkParameterValue(parameters[static_cast<std::size_t>(index)], value)) inRange = false;
+            shape[index] = value;
+            out.shape.push_back({name, value, 0, config});
+        }
+        if (rows) {
+            const int index = parameterIndex(parameters, "M");
+            if (index >= 0) shape[index] = *rows;
+        }
+        if (!inRange) continue;
+        const LaunchPlan plan = kernel->family->plan(kernel->variant, shape, device, PlanDetail::Brief);
+        out.verdict = plan.verdict;
+        out.message = plan.message;
+        const std::size_t at = f.layers.size();
+        auto fixed = [&](std::string_view name) {
+            for (const auto& [n, v] : layer.fixed)
+                if (n == name) return v;
+            return std::int64_t{0};
+        };
+        const bool kFits = loggedK && fixed("K") == *loggedK;
+        if (!plan.ok() && kFits && !failingWithK) failingWithK = at;
+        if (kFits && (!withK || fixed("N") > f.layers[*withK].shape.front().value)) withK = at;
+        if (!plan.ok() && !failing) failing = at;
+        if (!widest || fixed("N") > f.layers[*widest].shape.front().value) widest = at;
+        f.layers.push_back(std::move(out));
+    }
+    if (f.layers.empty()) return;
+    const std::size_t chosen = failingWithK ? *failingWithK : withK ? *withK : failing ? *failing : *widest;
+    const DiagnosisLayer& layer = f.layers[chosen];
+    for (const auto& v : layer.shape)
+        if (!(v.name == "K" && loggedK)) b.valueFrom(v.name, v.value, 0, layer.name + " in the " + config);
+    std::vector<std::string> failingNames;
+    for (const auto& l : f.layers)
+        if (l.verdict != Verdict::Ok) failingNames.push_back(l.name);
+    std::string note = rows ? (failingNames.empty() ? "no layer of " + model->id + " fails at M=" + str(*rows) + "; planned " + layer.name
+                                                    : "layers of " + model->id + " that fail at M=" + str(*rows) + ": " +
+                                                          joinList(failingNames) + "; planned " + layer.name)
+                            : "planned " + layer.name + " of " + model->id + " (the log gives no M)";
+    if (loggedK) note += (withK ? "; the logged K=" : "; no layer has the logged K=") + str(*loggedK);
+    if (c.architecture.find("Mixtral") != std::string::npos || c.modelType.find("moe") != std::string::npos)
+        note += "; a mixture-of-experts model: an expert's gate/up/down projections see only the rows routed to it (at most M)";
+    f.planNote = f.planNote.empty() ? note : f.planNote + "; " + note;
 }
 
 void linearFigures(FindingBuilder& b) {
@@ -302,7 +510,7 @@ void linearFigures(FindingBuilder& b) {
 std::vector<DiagnosisValue> known(const FindingBuilder& b, std::initializer_list<std::string_view> names) {
     std::vector<DiagnosisValue> out;
     for (auto name : names)
-        if (auto v = b.valueOf(name)) out.push_back({std::string(name), *v});
+        if (auto v = b.valueOf(name)) out.push_back({std::string(name), *v, 0, {}});
     return out;
 }
 
@@ -375,7 +583,7 @@ void buildGemmCheck(FindingBuilder& b, const SvMatch& m) {
     constexpr std::int64_t kLegacyCtaN = 128;
     const std::string variant = (id == "awq_gemm.cta_n" && cta == kLegacyCtaN) ? "legacy_grid_y" : "gemm";
     b.kernel("awq_gemm", variant);
-    b.value("M", gemmM(b));
+    rowsFromLog(b);
     linearFigures(b);
     std::string axis = "N";
     std::vector<std::string_view> needed{"N"};
@@ -417,12 +625,23 @@ void attentionFigures(FindingBuilder& b) {
         b.value("seqlen_q", seq);
         b.value("seqlen_k", seq);
     }
+    // heads and head_dim from the model the log names, when the log does not print them.
+    if (const CatalogModel* model = b.model()) {
+        auto& f = b.finding();
+        f.model = model->id;
+        f.modelSource = model->source + (b.modelLine() >= 0 ? "; the log names it on line " + str(b.modelLine() + 1) : "; given with --model");
+        const std::string from = "config.json of " + model->id;
+        if (!b.valueOf("heads")) b.valueFrom("heads", model->config.heads, 0, from + ": num_attention_heads");
+        if (!b.valueOf("head_dim"))
+            b.valueFrom("head_dim", model->config.headDim, 0,
+                        from + (model->config.headDimExplicit ? ": head_dim" : ": hidden_size / num_attention_heads"));
+    }
 }
 
 std::vector<DiagnosisValue> attentionShape(const FindingBuilder& b) {
     auto values = known(b, {"batch", "seqlen_q", "seqlen_k", "heads", "head_dim", "head_dim_v"});
     // FA2 takes one head size for Q, K and V: a log that names only head_dim means both.
-    if (b.valueOf("head_dim") && !b.valueOf("head_dim_v")) values.push_back({"head_dim_v", *b.valueOf("head_dim")});
+    if (b.valueOf("head_dim") && !b.valueOf("head_dim_v")) values.push_back({"head_dim_v", *b.valueOf("head_dim"), 0, {}});
     return values;
 }
 
@@ -538,10 +757,14 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
         const auto larger = devicesWithOptinAtLeast(b.scope().devices, *allocated);
         if (!larger.empty()) f.fix += "; or run on a GPU whose opt-in limit fits " + withThousands(*allocated) + " B: " + joinList(larger);
     }
-    const bool attention = b.valueOf("head_dim").has_value() && (b.near({"attn"}) || b.near({"attention"}) || b.near({"flash"}));
+    // A FlashAttention kernel named at the error (flash_attn, FlashAttentionForwardSm80, a
+    // flashattention module) is the attention family, variant unknown; planned when head_dim is known.
+    const bool flash = b.near({"flash_attn"}) || b.near({"flashattention"}) || b.near({"flash_fwd"});
+    const bool attention = flash || (b.valueOf("head_dim").has_value() && (b.near({"attn"}) || b.near({"attention"})));
     if (attention) {
         b.kernel("attention", "");
-        b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
+        if (b.valueOf("head_dim"))
+            b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
     }
     b.fallbackCommand("head_dim");
 }
@@ -572,20 +795,41 @@ void buildBf16Device(FindingBuilder& b, const SvMatch&) {
     b.fallbackCommand("");
 }
 
+// No bundled kernel is named: the families that could raise the message, likeliest first.
+void rankFamilies(FindingBuilder& b, std::vector<std::string> ranking) {
+    auto& f = b.finding();
+    f.familyRanking = std::move(ranking);
+    f.explanation += " The log names no bundled kernel; of the four families, the likeliest to raise this first: ";
+    for (std::size_t i = 0; i < f.familyRanking.size(); ++i)
+        f.explanation += (i ? "; " : "") + std::to_string(i + 1) + ". " + f.familyRanking[i];
+    f.explanation += ".";
+}
+
 // A grid or block the runtime refused, in the kernel family the context names: sets the kernel,
 // plans the log's shape and returns true; false when no bundled family is named.
 bool planRejectedLaunch(FindingBuilder& b, const std::string& family) {
     auto& f = b.finding();
     if (family == "awq_gemm") {
         b.kernel("awq_gemm", "legacy_grid_y");
-        b.value("M", gemmM(b));
+        rowsFromLog(b);
         linearFigures(b);
+        linearFromModel(b, "awq_gemm", "legacy_grid_y");
         f.title = "AWQ GEMM launch rejected: grid.y over its limit (the legacy llm-awq launch)";
         f.explanation += " The original llm-awq GEMM launch puts ceil(M/16) * N/128 blocks on grid.y, which overflows "
                          "at long prefills (llm-awq issue #7).";
+        if (!b.familyNote().empty()) f.explanation += " The kernel is inferred: " + b.familyNote() + ".";
         f.fix = "use a kernel that flattens the grid into grid.x (AutoAWQ / vLLM), or split the prefill into chunks";
-        if (b.valueOf("M") && b.valueOf("N"))
+        std::vector<std::string> missing;
+        if (!b.valueOf("M")) missing.push_back("M (the rows of the call: the log gives no tokens=, tensor shape or prompt length)");
+        if (!b.valueOf("N"))
+            missing.push_back("N and K (out_features, in_features: the log names no model Tilescope has a config for; give one with "
+                              "diagnose --model config.json, or add its folder in the settings)");
+        if (!missing.empty()) f.unknown = "unknown: " + joinList(missing);
+        // M alone still places the failure: N and K at the family's defaults say so in the plan note.
+        if (b.valueOf("M")) {
+            if (!b.valueOf("N")) f.planNote = (f.planNote.empty() ? "" : f.planNote + "; ") + "N and K unknown: the family's defaults";
             b.plan("awq_gemm", "legacy_grid_y", known(b, {"M", "N", "K", "group_size"}), "M");
+        }
         b.fallbackCommand("M");
         return true;
     }
@@ -606,7 +850,7 @@ bool planRejectedLaunch(FindingBuilder& b, const std::string& family) {
     }
     if (family == "gemm_bucket") {
         b.kernel("gemm_bucket", "oproj");
-        b.value("M", gemmM(b));
+        rowsFromLog(b);
         if (b.valueOf("M")) b.plan("gemm_bucket", "oproj", known(b, {"M", "N", "K"}), "M");
         b.fallbackCommand("M");
         return true;
@@ -629,6 +873,10 @@ void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
     if (planRejectedLaunch(b, b.familyFromContext())) return;
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
+    rankFamilies(b, {"awq_gemm/legacy_grid_y: grid.y = ceil(M/16) x N/128 passes 65,535 at long prefills (M=16384 with N over 8,064)",
+                     "attention/fa2: grid (ceil(seqlen_q/128), batch, heads): batch or heads over 65,535",
+                     "awq_gemv/gemv: grid.y = N/4 over 65,535 (N over 262,140), or batch over 65,535 on grid.z",
+                     "gemm_bucket/oproj: its grid is at most 152 blocks; only an empty grid (M = 0) is refused"});
     b.fallbackCommand("");
 }
 
@@ -767,6 +1015,10 @@ void buildInvalidValue(FindingBuilder& b, const SvMatch& match) {
     if (planRejectedLaunch(b, b.familyFromContext())) return;
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
+    rankFamilies(b, {"gemm_bucket/oproj: 196,608 to 225,280 B of dynamic shared memory, over the opt-in limit of every GPU but sm_90/sm_100",
+                     "attention (fa2 / sm120_tile_search): large head_dim tiles over a consumer GPU's 101,376 B opt-in",
+                     "awq_gemm/prefill: 73,728 B at M <= 128, over a T4's 65,536 B opt-in",
+                     "awq_gemm/legacy_grid_y and awq_gemv: a grid.y over 65,535, which the CUDA 13 runtime reports this way"});
     b.fallbackCommand("");
 }
 

@@ -24,6 +24,8 @@ struct LogScope {
     const KernelRegistry& kernels;
     const DeviceDatabase& devices;
     const std::vector<DeviceMention>& mentions;
+    const std::vector<const CatalogModel*>& models;  // the configs a log may name: embedded and the user's
+    const CatalogModel* userModel;                   // diagnose --model: used when the log names none; may be null
 };
 
 // The first signature matching `text` (`lower`: its lowercase copy), as (signature index, match);

@@ -69,7 +69,7 @@ const std::vector<FigureSpelling>& figureSpellings() {
     constexpr auto exact = std::regex::ECMAScript;
     static const std::vector<FigureSpelling> spellings{
         {F::M, std::regex(R"((?:^|[^\w])M\s*=\s*(\d+))", exact)},
-        {F::Tokens, std::regex(R"((?:#new-token|num_tokens|n_tokens|tokens)\s*[:=]\s*(\d+))", icase)},
+        {F::Tokens, std::regex(R"((?:#new-token|(?:^|[^\w#])(?:num_tokens|n_tokens|tokens))\s*[:=]\s*(\d+))", icase)},
         {F::N, std::regex(R"(out_features\s*[:=]\s*(\d+))", icase)},
         {F::N, std::regex(R"((?:^|[^\w])(?:N|OC)\s*[:=]\s*(\d+))", exact)},
         {F::K, std::regex(R"(in_features\s*[:=]\s*(\d+))", icase)},
@@ -80,9 +80,9 @@ const std::vector<FigureSpelling>& figureSpellings() {
         {F::Batch, std::regex(R"(#new-seq\s*:\s*(\d+))", icase)},
         {F::Seq, std::regex(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|seq|sequence length)\s*[:=]\s*(\d+))", icase)},
         {F::Seq, std::regex(R"((\d+)\s+tokens?\s+each)", icase)},
-        {F::HeadDim, std::regex(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)\s*[:=]\s*(\d+))", icase)},
+        {F::HeadDim, std::regex(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase)},
         {F::HeadDimV, std::regex(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase)},
-        {F::Heads, std::regex(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)\s*[:=]\s*(\d+))", icase)},
+        {F::Heads, std::regex(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase)},
         {F::Threads,
          std::regex(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase)},
         {F::Registers,
@@ -235,15 +235,26 @@ bool LogText::isTracebackSource(int index) const {
 }
 
 std::optional<std::int64_t> LogText::figure(LogFigure figure, int index, int window) const {
-    for (int i = index; i >= 0 && i >= index - window; --i) {
+    if (auto hit = figureHit(figure, index, window)) return hit->value;
+    return std::nullopt;
+}
+
+std::optional<LogText::FigureHit> LogText::figureHit(LogFigure figure, int index, int window) const {
+    for (int i = std::min(index, lineCount() - 1); i >= 0 && i >= index - window; --i) {
         const std::string& text = line(i);
-        std::optional<std::pair<std::ptrdiff_t, std::int64_t>> best;  // leftmost spelling on the line
+        std::optional<std::pair<std::ptrdiff_t, FigureHit>> best;  // leftmost spelling on the line
         for (const auto& spelling : figureSpellings()) {
             if (spelling.figure != figure) continue;
             std::smatch match;
             if (!std::regex_search(text, match, spelling.pattern)) continue;
             const auto value = toInteger(match.str(1));
-            if (value && (!best || match.position(1) < best->first)) best = std::make_pair(match.position(1), *value);
+            if (value && (!best || match.position(1) < best->first)) {
+                std::string matched = match.str(0);
+                while (!matched.empty() && (matched.front() == ' ' || matched.front() == '\t' || matched.front() == '"' ||
+                                            matched.front() == ',' || matched.front() == '(' || matched.front() == '{'))
+                    matched.erase(0, 1);
+                best = std::make_pair(match.position(1), FigureHit{*value, i, matched});
+            }
         }
         if (best) return best->second;
     }

@@ -45,6 +45,13 @@ public:
 
     // The nearest value of `figure` on line `index` or up to `window` lines before it.
     std::optional<std::int64_t> figure(LogFigure figure, int index, int window) const;
+    // The same, with where it was read: the line (0-based) and the matched text.
+    struct FigureHit {
+        std::int64_t value = 0;
+        int line = 0;
+        std::string text;
+    };
+    std::optional<FigureHit> figureHit(LogFigure figure, int index, int window) const;
     // The first line in [index - before, index + after], nearest first, that contains every one
     // of `words` (lowercase); -1 when none.
     int nearestLineWith(std::initializer_list<std::string_view> words, int index, int before, int after) const;
