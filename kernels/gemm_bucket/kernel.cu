@@ -424,7 +424,9 @@ __device__ __forceinline__ void smallCellGemm(const GemmBucketParams& p) {
 using tilescope::GemmBucketParams;
 
 // Cells 8 and 16: grid 152 x 224 threads (6 consumer warps + 1), 6 stages of 2 x (48 + 16) rows.
-extern "C" __global__ void __launch_bounds__(224, 1) gemm_bucket_small(GemmBucketParams p) { tilescope::smallCellGemm(p); }
+// Min 2 blocks: <= 128 registers keeps 2 CTAs per SM (4 warps of 4,096 registers per SM sub-partition),
+// which 20 SMs need for the 152 CTAs on 132 SMs.
+extern "C" __global__ void __launch_bounds__(224, 2) gemm_bucket_small(GemmBucketParams p) { tilescope::smallCellGemm(p); }
 // Cells 32 and 64: operands swapped (128 weight rows x 16 / 32 tokens), 8 warps along the weight rows.
 extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn16(GemmBucketParams p) {
     tilescope::largeCellGemm<32, 8, 1>(p);
