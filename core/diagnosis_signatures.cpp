@@ -154,7 +154,8 @@ public:
         // Farther away: an AWQ checkpoint the log names, or AWQ anywhere (an import, a module path,
         // quantization=awq): its packing decides the family (GEMM, AutoAWQ's default, when not said).
         if (const CatalogModel* m = model()) {
-            m_familyNote = "the log names " + m->id + ", an AWQ \"" + m->config.version + "\" checkpoint";
+            m_familyNote = (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version +
+                           "\" checkpoint";
             return std::string(packingFamily(m->config.packing));
         }
         const int awq = findAwqMention(m_scope.log);

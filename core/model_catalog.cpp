@@ -58,6 +58,9 @@ Result<CatalogModel> catalogModelFromPath(const std::string& path) {
     if (!config) return makeError(config.error());
     std::string id = config->name;
     if (id.empty()) id = std::filesystem::path(path).filename().string();
+    // Without _name_or_path: "org__repo__config.json" (resources/models' naming) names the Hub id.
+    if (id.size() > kConfigSuffix.size() && id.compare(id.size() - kConfigSuffix.size(), kConfigSuffix.size(), kConfigSuffix) == 0)
+        id = idFromFileName(id);
     return CatalogModel{id, path, std::move(*config)};
 }
 

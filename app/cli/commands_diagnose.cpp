@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "core/device_spec.h"
 #include "core/diagnosis.h"
+#include "core/model_catalog.h"
 #include "core/model_check.h"
 #include "kernels/builtin_kernels.h"
 
@@ -47,6 +48,23 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
         std::string shape;
         for (const auto& v : f.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
         rows.push_back({"    shape", shape});
+        // Where each value came from: a line of the log, or the model's config.
+        for (const auto& v : f.shape)
+            rows.push_back({"      " + v.name + "=" + std::to_string(v.value),
+                            (v.line > 0 ? "line " + std::to_string(v.line) + ": " : std::string()) + v.source});
+    }
+    if (!f.candidates.empty()) {
+        rows.push_back({"    readings", "the log gives more than one figure for " + f.candidates.front().name + ":"});
+        for (const auto& c : f.candidates)
+            rows.push_back({"      " + std::string(c.chosen ? "* " : "  ") + c.name + "=" + std::to_string(c.value),
+                            "line " + std::to_string(c.line) + ": " + c.source + " (" + c.reading + ")"});
+    }
+    if (!f.unknown.empty()) rows.push_back({"    missing", f.unknown});
+    if (!f.model.empty()) rows.push_back({"    model", f.model + " (" + f.modelSource + ")"});
+    for (const auto& l : f.layers) {
+        std::string shape;
+        for (const auto& v : l.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
+        rows.push_back({"      " + l.name, shape + ": " + std::string(verdictName(l.verdict)) + (l.message.empty() ? "" : " - " + l.message)});
     }
     std::string device = f.deviceId.empty() ? (f.arch.empty() ? "not named in the log" : f.arch + " (more than one GPU in the database)")
                                             : f.deviceId + " (" + (f.deviceText.empty() ? f.arch : f.deviceText) + ")";
@@ -62,13 +80,24 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     rows.push_back({"    fix", f.fix});
     rows.push_back({"    run", f.command});
     if (!f.sweepCommand.empty() && f.sweepCommand != f.command) rows.push_back({"    sweep", f.sweepCommand});
+    if (f.boundary && !f.sweepAxis.empty()) {
+        const auto eq = f.sweepAxis.find('=');
+        rows.push_back({"    boundary", f.sweepAxis.substr(0, eq) + " = " + withThousands(*f.boundary) +
+                                           " (the last passing value next to the failure); the sweep " + f.sweepAxis + " crosses it"});
+    }
     printTable(std::cout, rows);
 }
 
-int runDiagnose(const std::string& path, bool json) {
+int runDiagnose(const std::string& path, const std::string& modelPath, bool json) {
     const std::string text = readInput(path);
     const std::string name = path == "-" ? "standard input" : path;
-    auto diagnosis = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded());
+    DiagnosisOptions options;
+    if (!modelPath.empty()) {
+        auto model = catalogModelFromPath(modelPath);
+        if (!model) throw UsageError{"--model: " + model.error()};
+        options.model = std::move(*model);
+    }
+    auto diagnosis = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded(), options);
     if (!diagnosis) throw UsageError{name + ": " + diagnosis.error()};
     if (json) {
         std::cout << diagnosisToJson(*diagnosis, builtinKernels()).dump(2) << '\n';
@@ -210,10 +239,13 @@ void addDiagnoseCommand(CLI::App& app, int& exitCode) {
                                                    "Exit 0 with findings, 1 when no known signature, 2 for empty or binary input.");
     auto path = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
+    auto model = std::make_shared<std::string>();
     command->add_option("file", *path, "the log file, or - for standard input")->required();
+    command->add_option("--model", *model, "the checkpoint's config.json (or folder) when the log names no model Tilescope "
+                                           "knows: gives N, K, heads and head_dim per layer");
     command->add_flag("--json", *json, "{\"findings\": [...]} with kind, family, variant, message, line, shape, device, fix, "
                                        "command, consequence_of, ...");
-    command->callback([=, &exitCode] { exitCode = runDiagnose(*path, *json); });
+    command->callback([=, &exitCode] { exitCode = runDiagnose(*path, *model, *json); });
 }
 
 void addCheckModelCommand(CLI::App& app, int& exitCode) {

@@ -26,3 +26,11 @@ tilescope_cli_golden(diagnose_no_signature_json "diagnose|tests/data/diagnose_no
 tilescope_cli_golden(diagnose_empty "diagnose|tests/data/diagnose_empty.log" GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_binary "diagnose|tests/data/diagnose_binary.bin" GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_missing_file "diagnose|tests/data/no-such-file.log" GOLDEN_DIR diagnose_golden)
+# Issue 13: a traceback as a user pastes it (prompt tokens, a named model, no N or K in the text).
+tilescope_cli_golden(diagnose_issue13_mixtral "diagnose|tests/data/diagnose_issue13_mixtral_awq.log" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_issue13_mixtral_json "diagnose|tests/data/diagnose_issue13_mixtral_awq.log|--json" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_llmawq7 "diagnose|tests/data/diagnose_corpus/llmawq7_large_input_invalid_config.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_model_option
+  "diagnose|tests/data/diagnose_corpus/vllm16566_v0_worker_invalid_config.log|--model|resources/models/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json"
+  GOLDEN_DIR diagnose_golden)
