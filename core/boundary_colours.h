@@ -1,8 +1,10 @@
 // What a boundary map looks like, computed without Qt: one colour per verdict kind, the map as
-// an ARGB image, and the outline between passing and failing cells (for a second device).
+// an ARGB image, the outline between passing and failing cells (for a second device), and the
+// lines and labels of the regions where the launch splits its work differently (split-KV).
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/sweep.h"
@@ -32,5 +34,24 @@ struct OutlineSegment {
 // The edges between ok and failing neighbours, collinear neighbours merged. The outer border
 // of the map is not an edge.
 std::vector<OutlineSegment> okBoundaryOutline(const BoundaryMap& map);
+
+// Split-KV / split-K regions: BoundaryCell::splits as the planner chose it (never recomputed here).
+// The edges between neighbouring ok cells whose split counts differ, merged like okBoundaryOutline.
+std::vector<OutlineSegment> splitBoundaryOutline(const BoundaryMap& map);
+// True when two ok cells of the map split differently (the split outline is not empty).
+bool splitCountChanges(const BoundaryMap& map);
+// The smallest and largest split count over the ok cells; {1, 1} when none is ok.
+std::pair<int, int> splitCountRange(const BoundaryMap& map);
+
+// One label per connected region (4-neighbours) of ok cells with one split count: the count, the
+// region's size and the region's cell nearest its centroid, so that the label sits inside it.
+struct SplitRegionLabel {
+    int ix = 0, iy = 0;
+    int splits = 1;
+    std::int64_t cells = 0;
+    friend bool operator==(const SplitRegionLabel&, const SplitRegionLabel&) = default;
+};
+// The `maxLabels` largest regions of at least `minCells` cells, largest first (ties: lower row, then column).
+std::vector<SplitRegionLabel> splitRegionLabels(const BoundaryMap& map, std::int64_t minCells, std::size_t maxLabels);
 
 }  // namespace tilescope

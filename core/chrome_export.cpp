@@ -50,6 +50,18 @@ ordered_json planArgs(const Run& run) {
     j["registers"] = p.registers ? ordered_json(*p.registers) : ordered_json(nullptr);
     j["occupancy_pct"] = p.occupancy ? ordered_json(p.occupancy->occupancyPct) : ordered_json(nullptr);
     if (!p.message.empty()) j["message"] = p.message;
+    // The call's later kernels (split-KV's combine), so each of its records shows the whole call.
+    if (!p.extraLaunches.empty()) {
+        ordered_json then = ordered_json::array();
+        for (const ExtraLaunch& e : p.extraLaunches)
+            then.push_back({{"role", e.role},
+                            {"kernel_symbol", e.kernelSymbol},
+                            {"grid", {e.grid.x, e.grid.y, e.grid.z}},
+                            {"block", {e.block.x, e.block.y, e.block.z}},
+                            {"dynamic_smem", e.dynamicSmem},
+                            {"registers", e.registers ? ordered_json(*e.registers) : ordered_json(nullptr)}});
+        j["then"] = std::move(then);
+    }
     return j;
 }
 

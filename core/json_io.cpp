@@ -83,6 +83,23 @@ ordered_json planToJson(const LaunchPlan& plan, const ParameterList& parameters)
     j["tile"] = plan.tile.empty() ? ordered_json(nullptr) : ordered_json(plan.tile);
     j["occupancy"] = occupancyToJson(plan.occupancy);
     // Keys beyond the contract.
+    // The kernels the same call launches after the main one (split-KV's combine), in order.
+    ordered_json extras = ordered_json::array();
+    for (const ExtraLaunch& e : plan.extraLaunches) {
+        ordered_json x;
+        x["role"] = e.role;
+        x["why"] = e.why.empty() ? ordered_json(nullptr) : ordered_json(e.why);
+        x["kernel_symbol"] = e.kernelSymbol;
+        x["grid"] = dimToJson(e.grid);
+        x["block"] = dimToJson(e.block);
+        x["static_smem"] = e.staticSmem;
+        x["dynamic_smem"] = e.dynamicSmem;
+        x["registers"] = e.registers ? ordered_json(*e.registers) : ordered_json(nullptr);
+        x["opt_in_smem"] = e.optsIntoLargeSmem;
+        x["occupancy"] = occupancyToJson(e.occupancy);
+        extras.push_back(std::move(x));
+    }
+    j["extra_launches"] = std::move(extras);
     j["fix_shape"] = plan.fixShape ? shapeToJson(*plan.fixShape, parameters) : ordered_json(nullptr);
     j["failing_parameter"] = plan.failingParameter >= 0
                                  ? ordered_json(parameters[static_cast<std::size_t>(plan.failingParameter)].name)
@@ -160,6 +177,7 @@ ordered_json boundaryMapToJson(const BoundaryMap& map) {
             c["grid_blocks"] = cell.gridBlocks;
             c["occupancy_pct"] = cell.occupancyPct >= 0 ? ordered_json(cell.occupancyPct) : ordered_json(nullptr);
             c["padding_waste"] = cell.paddingWaste;
+            c["splits"] = cell.splits;
             cells.push_back(std::move(c));
         }
     }
@@ -181,6 +199,8 @@ constexpr double kMaxFileNumber = 1e300;
 // A sweep axis never has more values than parseSweepAxis accepts (core/sweep.cpp, kMaxAxisValues).
 constexpr std::size_t kMaxAxisValuesRead = 1 << 16;
 constexpr std::size_t kMaxCandidates = 1 << 10;
+constexpr std::size_t kMaxExtraLaunches = 16;
+constexpr std::int64_t kMaxSplitsRead = 1 << 20;  // LaunchPlan::splitK, as planFromJson reads "split_k"
 
 template <typename T>
 Result<T> finish(T value, const std::optional<std::string>& error) {
@@ -234,6 +254,49 @@ ordered_json cudaOutcomeToJson(const CudaOutcome& outcome) {
 template <typename T>
 ordered_json optionalToJson(const std::optional<T>& value) {
     return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+// occupancyToJson's object back (the detail figures stay at their defaults).
+Occupancy occupancyFromJson(const ordered_json& j, const std::string& pointer, std::optional<std::string>& error) {
+    JsonReader r(j, pointer, &error);
+    Occupancy o;
+    o.activeBlocksPerSm = static_cast<int>(r.integer("active_blocks_per_sm", 0, kMaxOccupancyBlocks));
+    o.activeWarpsPerSm = static_cast<int>(r.integer("active_warps_per_sm", 0, kMaxOccupancyBlocks));
+    o.maxWarpsPerSm = static_cast<int>(r.integer("max_warps_per_sm", 0, kMaxOccupancyBlocks));
+    o.occupancyPct = r.number("occupancy_pct", 0.0, 100.0);
+    o.waves = r.number("waves", 0.0, kMaxFileNumber);
+    if (const auto* limiters = r.array("limiters", false, 8)) {
+        for (std::size_t i = 0; i < limiters->size(); ++i) {
+            const auto& name = (*limiters)[i];
+            auto bit = name.is_string() ? limiterFromName(name.get<std::string>()) : std::nullopt;
+            if (!bit) {
+                r.fail(r.pointerOf("limiters") + "/" + std::to_string(i),
+                       "expected one of warps, registers, shared memory, blocks, barriers; got " + describeJsonValue(name));
+                break;
+            }
+            o.limiters |= static_cast<unsigned>(*bit);
+        }
+    }
+    return o;
+}
+
+// One entry of "extra_launches"; its strings are interned in `strings`.
+ExtraLaunch extraLaunchFromJson(const ordered_json& j, const std::string& pointer, StringPool& strings,
+                                std::optional<std::string>& error) {
+    JsonReader r(j, pointer, &error);
+    ExtraLaunch e;
+    e.role = strings.intern(r.text("role"));
+    e.why = strings.intern(r.optionalText("why").value_or(""));
+    e.kernelSymbol = strings.intern(r.optionalText("kernel_symbol").value_or(""));
+    e.grid = r.dim3("grid", kMaxFileInteger);
+    e.block = r.dim3("block", kMaxFileInteger);
+    e.staticSmem = r.integer("static_smem", 0, kMaxFileInteger);
+    e.dynamicSmem = r.integer("dynamic_smem", 0, kMaxFileInteger);
+    if (auto regs = r.optionalInteger("registers", 0, kMaxRegisters)) e.registers = static_cast<int>(*regs);
+    e.optsIntoLargeSmem = r.boolean("opt_in_smem");
+    if (const auto* occupancy = r.object("occupancy", true))
+        e.occupancy = occupancyFromJson(*occupancy, r.pointerOf("occupancy"), error);
+    return e;
 }
 
 }  // namespace
@@ -343,25 +406,7 @@ Result<LaunchPlan> planFromJson(const ordered_json& j, const ParameterList& para
     }
     plan.tile = strings.intern(reader.optionalText("tile").value_or(""));
     if (const auto* occupancy = reader.object("occupancy", true)) {
-        JsonReader r(*occupancy, reader.pointerOf("occupancy"), &error);
-        Occupancy o;
-        o.activeBlocksPerSm = static_cast<int>(r.integer("active_blocks_per_sm", 0, kMaxOccupancyBlocks));
-        o.activeWarpsPerSm = static_cast<int>(r.integer("active_warps_per_sm", 0, kMaxOccupancyBlocks));
-        o.maxWarpsPerSm = static_cast<int>(r.integer("max_warps_per_sm", 0, kMaxOccupancyBlocks));
-        o.occupancyPct = r.number("occupancy_pct", 0.0, 100.0);
-        o.waves = r.number("waves", 0.0, kMaxFileNumber);
-        if (const auto* limiters = r.array("limiters", false, 8)) {
-            for (std::size_t i = 0; i < limiters->size(); ++i) {
-                const auto& name = (*limiters)[i];
-                auto bit = name.is_string() ? limiterFromName(name.get<std::string>()) : std::nullopt;
-                if (!bit) {
-                    r.fail(r.pointerOf("limiters") + "/" + std::to_string(i),
-                           "expected one of warps, registers, shared memory, blocks, barriers; got " + describeJsonValue(name));
-                    break;
-                }
-                o.limiters |= static_cast<unsigned>(*bit);
-            }
-        }
+        Occupancy o = occupancyFromJson(*occupancy, reader.pointerOf("occupancy"), error);
         if (const auto* detail = reader.object("occupancy_detail", true)) {
             JsonReader d(*detail, reader.pointerOf("occupancy_detail"), &error);
             const std::int64_t unlimited = std::numeric_limits<int>::max();
@@ -398,6 +443,12 @@ Result<LaunchPlan> planFromJson(const ordered_json& j, const ParameterList& para
             if (r.boolean("chosen")) plan.tileIndex = static_cast<int>(i);
             plan.candidates.push_back(c);
         }
+    }
+    // Absent in files written before split-KV: one launch.
+    if (const auto* extras = reader.array("extra_launches", true, kMaxExtraLaunches)) {
+        for (std::size_t i = 0; i < extras->size() && !error; ++i)
+            plan.extraLaunches.push_back(
+                extraLaunchFromJson((*extras)[i], reader.pointerOf("extra_launches") + "/" + std::to_string(i), strings, error));
     }
     plan.bucketCell = reader.optionalInteger("bucket_cell", 0, kMaxFileInteger);
     plan.paddingWaste = reader.number("padding_waste", 0.0, 1.0);
@@ -633,6 +684,8 @@ Result<BoundaryMap> boundaryMapFromJson(const ordered_json& j, const KernelRegis
             cell.occupancyPct = occupancy ? static_cast<float>(*occupancy) : -1.0f;
             cell.paddingWaste = static_cast<float>(r.number("padding_waste", 0.0, 1.0));
             cell.tileIndex = static_cast<signed char>(r.optionalInteger("tile_index", -1, 127).value_or(-1));
+            // Absent in maps written before split-KV: one pass.
+            cell.splits = static_cast<int>(r.optionalInteger("splits", 1, kMaxSplitsRead).value_or(1));
         }
     }
     return finish(std::move(map), error);

@@ -15,7 +15,8 @@ nlohmann::ordered_json deviceToJson(const DeviceSpec& device);
 nlohmann::ordered_json shapeToJson(const Shape& shape, const ParameterList& parameters);
 nlohmann::ordered_json occupancyToJson(const std::optional<Occupancy>& occupancy);
 // The `plan --json` contract: kernel, variant, device, shape, verdict, message, limit, fix,
-// launch {grid, block, static_smem, dynamic_smem, registers}, tile, occupancy, and more keys after.
+// launch {grid, block, static_smem, dynamic_smem, registers}, tile, occupancy, and more keys after
+// (extra_launches: the kernels the call launches after the main one, each with its own launch figures).
 nlohmann::ordered_json planToJson(const LaunchPlan& plan, const ParameterList& parameters);
 nlohmann::ordered_json familyToJson(const KernelFamily& family);
 nlohmann::ordered_json boundaryMapToJson(const BoundaryMap& map);
@@ -40,7 +41,8 @@ nlohmann::ordered_json recordToJson(const KernelRecord& record);
 Result<KernelRecord> recordFromJson(const nlohmann::ordered_json& j, const std::string& pointer);
 nlohmann::ordered_json gpuOutcomeToJson(const GpuOutcome& outcome);
 Result<GpuOutcome> gpuOutcomeFromJson(const nlohmann::ordered_json& j, const std::string& pointer);
-// boundaryMapToJson (cells may carry "tile_index"), evaluated on `device`; the family comes from `registry`.
+// boundaryMapToJson (cells may carry "tile_index"; "splits" defaults to 1), evaluated on `device`;
+// the family comes from `registry`.
 Result<BoundaryMap> boundaryMapFromJson(const nlohmann::ordered_json& j, const KernelRegistry& registry,
                                         const DeviceSpec& device, const std::string& pointer);
 

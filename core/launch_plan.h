@@ -45,6 +45,7 @@ struct TileCandidate {
 // register table give it registers and occupancy like the main launch.
 struct ExtraLaunch {
     std::string_view role;          // "combine"
+    std::string_view why;           // what it does for the call, for people ("merges the splits' ...")
     std::string_view kernelSymbol;  // key into the register table, like LaunchPlan::kernelSymbol
     Dim3 grid;
     Dim3 block;

@@ -195,6 +195,7 @@ void evaluateRows(BoundaryMap& map, int rowBegin, int rowEnd) {
             // A plan rejected before its launch was computed has no grid (Dim3's default is not one).
             cell.gridBlocks = plan.verdict >= Verdict::InvalidLaunch ? plan.grid.volume() : 0;
             cell.paddingWaste = static_cast<float>(plan.paddingWaste);
+            cell.splits = plan.splitK;
         }
     }
 }

@@ -46,6 +46,8 @@ struct BoundaryCell {
     std::int64_t totalSmem = 0;
     std::int64_t gridBlocks = 0;
     float paddingWaste = 0.0f;
+    // LaunchPlan::splitK of the cell's plan: fa2's num_splits, awq_gemm's split-K; 1 = one pass.
+    int splits = 1;
 };
 
 class BoundaryMap {

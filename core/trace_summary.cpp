@@ -91,6 +91,14 @@ std::vector<RowText> rowsOf(const Trace& trace) {
                     p.occupancy ? fixed(p.occupancy->occupancyPct, 1) : "", ""};
         if (auto us = durationUs(run)) row.duration = fixed(*us, 3);
         rows.push_back(std::move(row));
+        // The kernels the call launches after the main one (split-KV's combine), one row each,
+        // named "<variant> / <role>"; the run's duration above covers them all.
+        if (!launched) continue;
+        for (const ExtraLaunch& e : p.extraLaunches)
+            rows.push_back({std::string(runKindName(run.kind)), std::string(p.family), std::string(p.variant) + " / " + std::string(e.role),
+                            formatShape(p.shape, run.parameters), p.deviceId, std::string(verdictName(p.verdict)), outcomeOf(run),
+                            dimText(e.grid), dimText(e.block), std::to_string(e.totalSmem()),
+                            e.registers ? std::to_string(*e.registers) : "", e.occupancy ? fixed(e.occupancy->occupancyPct, 1) : "", ""});
     }
     for (const auto& r : trace.records) {
         const DeviceSpec* device = trace.deviceForRecord(r.device);
@@ -199,8 +207,9 @@ std::string traceToMarkdown(const Trace& trace) {
         out << "## Runs\n\n";
         std::vector<std::vector<std::string>> table{{"kind", "kernel", "variant", "shape", "device", "verdict", "outcome", "grid",
                                                      "block", "smem (B)", "registers", "occupancy %", "duration (us)"}};
-        for (std::size_t i = 0; i < trace.runs.size(); ++i) {
+        for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto& r = rows[i];
+            if (r.kind == "record") break;  // the recorded kernels have their own section
             table.push_back({r.kind, markdownCell(r.kernel), markdownCell(r.variant), markdownCell(r.shape), markdownCell(r.device),
                              r.verdict, markdownCell(r.outcome), r.grid, r.block, r.smem, r.registers, r.occupancy, r.duration});
         }

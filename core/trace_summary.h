@@ -17,7 +17,8 @@ namespace tilescope {
 std::optional<Occupancy> recordOccupancy(const KernelRecord& record, const DeviceSpec& device);
 
 // Columns: kind, kernel, variant, shape, device, verdict, outcome, grid, block, smem, registers,
-// occupancy_pct, duration_us. RFC 4180 quoting.
+// occupancy_pct, duration_us. RFC 4180 quoting. A run whose call launches further kernels
+// (split-KV's combine) has one more row per launch, its variant "<variant> / <role>".
 std::string traceToCsv(const Trace& trace);
 // Devices, notes, runs, sweeps and the recorded kernels grouped by launch configuration.
 std::string traceToMarkdown(const Trace& trace);

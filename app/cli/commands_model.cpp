@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "core/boundary_colours.h"
 #include "core/fix_finder.h"
 #include "core/json_io.h"
 #include "core/launch_checks.h"
@@ -222,7 +223,7 @@ std::string csvOf(const BoundaryMap& map) {
     std::ostringstream out;
     out << parameters[static_cast<std::size_t>(map.xAxis().parameter)].name;
     if (map.yAxis()) out << ',' << parameters[static_cast<std::size_t>(map.yAxis()->parameter)].name;
-    out << ",verdict,smem,grid_blocks,occupancy_pct,padding_waste\n";
+    out << ",verdict,smem,grid_blocks,occupancy_pct,padding_waste,splits\n";
     for (int iy = 0; iy < map.height(); ++iy) {
         for (int ix = 0; ix < map.width(); ++ix) {
             const auto& cell = map.cell(ix, iy);
@@ -230,10 +231,18 @@ std::string csvOf(const BoundaryMap& map) {
             if (map.yAxis()) out << ',' << map.yAxis()->values[static_cast<std::size_t>(iy)];
             out << ',' << verdictName(cell.verdict) << ',' << cell.totalSmem << ',' << cell.gridBlocks << ',';
             if (cell.occupancyPct >= 0) out << cell.occupancyPct;
-            out << ',' << cell.paddingWaste << '\n';
+            out << ',' << cell.paddingWaste << ',' << cell.splits << '\n';
         }
     }
     return out.str();
+}
+
+// An ok cell's split count as one character; a failing cell keeps its verdict's glyph.
+char splitGlyph(const BoundaryCell& cell) {
+    if (cell.verdict != Verdict::Ok) return verdictGlyph(cell.verdict);
+    if (cell.splits >= 1 && cell.splits <= 9) return static_cast<char>('0' + cell.splits);
+    if (cell.splits >= 10 && cell.splits <= 35) return static_cast<char>('a' + (cell.splits - 10));
+    return '#';
 }
 
 void printSweepText(const BoundaryMap& map) {
@@ -244,17 +253,25 @@ void printSweepText(const BoundaryMap& map) {
     for (const SweepAxis* axis : {&map.xAxis(), map.yAxis() ? &*map.yAxis() : nullptr})
         if (axis && !axis->followers.empty()) std::cout << "note: " << followerNote(*axis, parameters) << '\n';
     std::cout << '\n';
+    // Where the planner's split count (split-KV num_splits, split-K) changes, runs and maps show it too.
+    const bool splitsChange = splitCountChanges(map);
     if (!map.yAxis()) {
-        // One row per run of equal verdicts: the boundaries are where the rows change.
+        // One row per run of equal verdicts (and split counts): the boundaries are where the rows change.
         std::vector<std::vector<std::string>> rows{{xName, "verdict", "message (first value of the run)"}};
+        if (splitsChange) rows.front().insert(rows.front().begin() + 2, "splits");
+        auto same = [&](int a, int b) {
+            const BoundaryCell &p = map.cell(a, 0), &q = map.cell(b, 0);
+            return p.verdict == q.verdict && (!splitsChange || p.splits == q.splits);
+        };
         int start = 0;
         for (int ix = 1; ix <= map.width(); ++ix) {
-            if (ix < map.width() && map.cell(ix, 0).verdict == map.cell(start, 0).verdict) continue;
+            if (ix < map.width() && same(ix, start)) continue;
             const auto from = map.xAxis().values[static_cast<std::size_t>(start)];
             const auto to = map.xAxis().values[static_cast<std::size_t>(ix - 1)];
             const LaunchPlan plan = map.planAt(start, 0, nullptr);
             rows.push_back({from == to ? std::to_string(from) : std::to_string(from) + " .. " + std::to_string(to),
                             std::string(verdictName(plan.verdict)), plan.message});
+            if (splitsChange) rows.back().insert(rows.back().begin() + 2, std::to_string(map.cell(start, 0).splits));
             start = ix;
         }
         printTable(std::cout, rows);
@@ -270,6 +287,18 @@ void printSweepText(const BoundaryMap& map) {
             line += label + " ";
             for (int ix = 0; ix < map.width(); ++ix) line += verdictGlyph(map.cell(ix, iy).verdict);
             std::cout << line << '\n';
+        }
+        if (splitsChange) {
+            const auto [fewest, most] = splitCountRange(map);
+            std::cout << "\nsplits of the ok cells (" << fewest << " .. " << most
+                      << "; 1-9, a = 10 .. z = 35, # = 36 or more; other cells as above):\n";
+            for (int iy = map.height() - 1; iy >= 0; --iy) {
+                std::string label = std::to_string(map.yAxis()->values[static_cast<std::size_t>(iy)]);
+                std::string line(labelWidth - label.size(), ' ');
+                line += label + " ";
+                for (int ix = 0; ix < map.width(); ++ix) line += splitGlyph(map.cell(ix, iy));
+                std::cout << line << '\n';
+            }
         }
     }
     std::cout << "\nlegend:";

@@ -167,6 +167,7 @@ void addCombine(LaunchPlan& plan, const Shape& shape, const DeviceSpec& device, 
     }
     ExtraLaunch extra;
     extra.role = "combine";
+    extra.why = "merges the splits' fp32 partial outputs and LSEs (out_accum, softmax_lse_accum) into O and its LSE";
     extra.kernelSymbol = combine.symbol;
     extra.grid = launch.grid;
     extra.block = launch.block;

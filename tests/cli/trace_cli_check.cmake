@@ -14,6 +14,11 @@ elseif(GENERATE STREQUAL "claimed")
   file(WRITE ${INPUT} "${text}")
 elseif(GENERATE STREQUAL "truncated")
   file(READ ${SOURCE} text LIMIT 5000)
+  # Cut after the last whole line, so that the parser meets the end of input, not a broken string
+  # (file(READ ... LIMIT) may end the text with a newline of its own).
+  string(STRIP "${text}" text)
+  string(FIND "${text}" "\n" last REVERSE)
+  string(SUBSTRING "${text}" 0 ${last} text)
   file(WRITE ${INPUT} "${text}")
 elseif(GENERATE STREQUAL "empty")
   file(WRITE ${INPUT} "")
