@@ -105,6 +105,15 @@ const std::vector<Spelling>& spellings() {
 
 int strength(RowsReading r) { return static_cast<int>(r); }
 
+// A cheap test before the regexes (std::regex is slow on long logs): a digit and a word one of
+// the spellings needs.
+bool mayHoldRows(const std::string& lower) {
+    if (std::none_of(lower.begin(), lower.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+    static const std::array<std::string_view, 13> words{"token", "shape", "size", "len", "prompt", "input", "m =",
+                                                        "context", "prefill", "seq", "torch.", "[", "m="};
+    return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return lower.find(w) != std::string::npos; });
+}
+
 }  // namespace
 
 std::string_view rowsReadingName(RowsReading reading) {
@@ -124,7 +133,7 @@ std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine) {
         const bool nearError = i >= errorLine - kRowsLinesBefore && i <= errorLine + kRowsLinesAfter;
         const std::string& text = log.line(i);
         const std::string& lower = log.lowerLine(i);
-        if (text.empty()) continue;
+        if (text.empty() || !mayHoldRows(lower)) continue;
         std::vector<std::pair<std::size_t, std::size_t>> taken;  // spans already read on this line
         for (const auto& spelling : spellings()) {
             if (spelling.reading != RowsReading::StepBudget && !nearError) continue;
