@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # The build's CLI carries SASS for every arch of TILESCOPE_CUDA_ARCHS (the CI build: 7), not just sm_90.
 "$here/pack.sh" --cli "$cli" --out "$bundle" --max-mb 200
-for f in bin/tilescope-cli run.sh cases.txt summarize.py peers.py README.md BUNDLE; do
+for f in bin/tilescope-cli run.sh profile.sh cases.txt profile_cases.txt summarize.py peers.py README.md BUNDLE; do
   [ -e "$bundle/$f" ] || fail "the bundle lacks $f"
 done
 [ "$(patchelf --print-rpath "$bundle/bin/tilescope-cli")" = '$ORIGIN/../lib' ] || fail "the CLI's RPATH is not \$ORIGIN/../lib"
@@ -48,5 +48,10 @@ if ! command -v nvidia-smi > /dev/null || ! nvidia-smi -L > /dev/null 2>&1; then
   rc=$?
   set -e
   [ "$rc" = 3 ] || fail "run.sh without a GPU exited $rc, not 3: $(cat run_sh.out)"
+  set +e
+  "$bundle/profile.sh" "$elsewhere/profile" > profile_sh.out 2>&1
+  rc=$?
+  set -e
+  [ "$rc" = 3 ] || fail "profile.sh without a GPU exited $rc, not 3: $(cat profile_sh.out)"
 fi
 echo "bundle ok: $(du -sh "$bundle" | cut -f1), $(ls "$bundle/lib" | tr '\n' ' ')"

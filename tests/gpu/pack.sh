@@ -80,8 +80,8 @@ if [ -x "$nvcc" ]; then
   fi
 fi
 
-cp "$here/run.sh" "$here/cases.txt" "$here/summarize.py" "$here/peers.py" "$here/README.md" "$out/"
-chmod +x "$out/run.sh"
+cp "$here/run.sh" "$here/profile.sh" "$here/cases.txt" "$here/profile_cases.txt" "$here/summarize.py" "$here/peers.py" "$here/README.md" "$out/"
+chmod +x "$out/run.sh" "$out/profile.sh"
 {
   echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo '+uncommitted')"
   echo "packed $(date -u +%Y-%m-%dT%H:%M:%SZ) for sm_${archs//;/, sm_}"
