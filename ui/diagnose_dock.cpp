@@ -319,6 +319,34 @@ void DiagnoseDock::showDetails() {
         for (int l : f->lines) lines << QString::number(l);
         html += tr("<br><b>seen on lines:</b> %1").arg(lines.join(QStringLiteral(", ")));
     }
+    // Where each value came from: a line of the log, or the model's config.
+    for (const auto& v : f->shape)
+        html += QStringLiteral("<br>&nbsp;&nbsp;<b>%1=%2</b> %3")
+                    .arg(toQString(v.name), QString::number(v.value),
+                         (v.line > 0 ? tr("line %1: ").arg(v.line) : QString()) + toQString(v.source).toHtmlEscaped());
+    if (!f->candidates.empty()) {
+        html += tr("<br><b>readings:</b>");
+        for (const auto& c : f->candidates)
+            html += QStringLiteral("<br>&nbsp;&nbsp;%1 %2=%3 — line %4: %5 (%6)")
+                        .arg(c.chosen ? QStringLiteral("&#9654;") : QStringLiteral("&nbsp;&nbsp;"), toQString(c.name),
+                             QString::number(c.value), QString::number(c.line), toQString(c.source).toHtmlEscaped(),
+                             toQString(c.reading).toHtmlEscaped());
+    }
+    row(tr("missing"), f->unknown);
+    if (!f->model.empty()) row(tr("model"), f->model + " (" + f->modelSource + ")");
+    for (const auto& l : f->layers) {
+        std::string shape;
+        for (const auto& v : l.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
+        html += QStringLiteral("<br>&nbsp;&nbsp;%1: %2 — %3")
+                    .arg(toQString(l.name).toHtmlEscaped(), toQString(shape), toQString(verdictName(l.verdict)));
+    }
+    if (!f->familyRanking.empty()) {
+        html += tr("<br><b>could be, likeliest first:</b>");
+        for (const auto& r : f->familyRanking) html += QStringLiteral("<br>&nbsp;&nbsp;") + toQString(r).toHtmlEscaped();
+    }
+    if (f->boundary)
+        html += tr("<br><b>boundary:</b> %1 = %2 (the map crosses it)")
+                    .arg(toQString(f->sweepAxis.substr(0, f->sweepAxis.find('='))), groupedNumber(static_cast<double>(*f->boundary)));
     row(tr("why"), f->explanation);
     if (f->limit)
         html += tr("<br><b>limit:</b> %1 = %2, actual %3")

@@ -3,6 +3,8 @@
 // Boundaries page along its sweep; no signature, empty and binary input are said in the dock;
 // File > Open Model Config's table fails the GEMV layers at batch 8 and opens a failing cell's
 // shape. With TILESCOPE_UI_SCREENSHOTS=DIR set it also writes the filled window there.
+#include <algorithm>
+
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QFile>
@@ -114,6 +116,41 @@ private slots:
         QVERIFY(window.waitUntilIdle(30000));
         QVERIFY(window.boundaryPage()->result());
         saveScreenshotIfAsked(window, QStringLiteral("diagnose"));
+    }
+
+    // Issue 13: a traceback as pasted (prompt tokens, a named Mixtral AWQ checkpoint, no N or K):
+    // "Boundary map" opens a map that holds the failing shape and crosses the boundary.
+    void pastedMixtralTracebackOpensAMapHoldingTheFailure() {
+        MainWindow window(false);
+        DiagnoseDock* dock = window.diagnoseDock();
+        dock->toggleViewAction()->trigger();
+        dock->input()->setPlainText(readText("tests/data/diagnose_issue13_mixtral_awq.log"));
+        dock->diagnose();
+        const int row = finding(dock->model(), QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y"));
+        QVERIFY(row >= 0);
+        QCOMPARE(dock->model()->data(dock->model()->index(row, DiagnosisModel::ShapeColumn)).toString(),
+                 QStringLiteral("M=16384 N=14336 K=4096 group_size=128"));
+        auto* button = dock->findingsView()->findChild<QPushButton*>(QStringLiteral("openBoundaryMap_%1").arg(row));
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(shape(window), QStringLiteral("M=16384,N=14336,K=4096,group_size=128"));
+        QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget*>(window.boundaryPage()));
+        QVERIFY(window.waitUntilIdle(30000));
+        const BoundaryResult* result = window.boundaryPage()->result();
+        QVERIFY(result);
+        const BoundaryMap& map = result->map;
+        QCOMPARE(boundaryXName(window), QStringLiteral("M"));
+        // The failing shape is a cell of the map, and it fails there; a smaller M passes.
+        const auto& values = map.xAxis().values;
+        const auto at = std::find(values.begin(), values.end(), std::int64_t{16384});
+        QVERIFY(at != values.end());
+        const int ix = static_cast<int>(at - values.begin());
+        QVERIFY(map.cell(ix, 0).verdict == Verdict::InvalidLaunch);
+        QVERIFY(map.cell(0, 0).verdict == Verdict::Ok);
+        QVERIFY(values.back() >= 32768);
+        const DiagnosisFinding& f = *dock->model()->finding(row);
+        QVERIFY(f.boundary);
+        QCOMPARE(*f.boundary, std::int64_t{9360});  // the last passing M at N = 14336
     }
 
     void openedLogNamesDeviceAndDoubleClickOpensMap() {
