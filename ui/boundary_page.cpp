@@ -23,6 +23,10 @@ constexpr int kDefaultCells = 128;
 constexpr int kMaxCells = 1024;
 constexpr int kMaxTicks = 9;
 const QColor kCompareColour(0x20, 0x20, 0x20);
+const QColor kSplitColour(Qt::white);
+const QColor kSplitLabelBackground(0x20, 0x20, 0x20, 150);
+constexpr std::size_t kMaxSplitLabels = 24;
+constexpr std::int64_t kCellsPerSplitLabel = 400;  // a region needs 1/400 of the map for a label
 
 int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
@@ -66,6 +70,11 @@ std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job) {
         std::copy_n(pixels.data() + static_cast<std::size_t>(row) * static_cast<std::size_t>(w), w,
                     reinterpret_cast<std::uint32_t*>(image.scanLine(row)));
     result->image = std::move(image);
+    result->splitOutline = splitBoundaryOutline(result->map);
+    result->splitRange = splitCountRange(result->map);
+    if (!result->splitOutline.empty())
+        result->splitLabels = splitRegionLabels(result->map, std::max<std::int64_t>(1, result->map.cellCount() / kCellsPerSplitLabel),
+                                                kMaxSplitLabels);
     if (job.compare) {
         BoundaryMap compare(job.kernel, *job.compare, job.base, job.x, job.y);
         evaluateBoundaryMap(compare, options);
@@ -89,6 +98,10 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_outline = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
     m_outline->setName(tr("compare-device ok boundary"));
     m_outline->setPen(QPen(kCompareColour, 2.5));
+    m_splitOutline = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
+    m_splitOutline->setName(tr("split count changes"));
+    m_splitOutline->setPen(QPen(kSplitColour, 2.0, Qt::DotLine));
+    m_splitOutline->setVisible(false);
     m_crossX = new QCPItemStraightLine(m_plot);
     m_crossY = new QCPItemStraightLine(m_plot);
     for (auto* line : {m_crossX, m_crossY}) line->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
@@ -319,12 +332,45 @@ void BoundaryPage::showResult() {
     }
     m_outline->setData(ox, oy);
     m_outline->setVisible(!ox.isEmpty());
+    showSplitRegions();
     updateCrosshair();
     updateLegend();
     m_shownGeneration = m_result->generation;
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
     emit mapShown(m_shownGeneration);
 }
+
+void BoundaryPage::showSplitRegions() {
+    QVector<double> sx, sy;
+    for (const OutlineSegment& s : m_result->splitOutline) {
+        sx << s.x1 << s.x2 << qQNaN();
+        sy << s.y1 << s.y2 << qQNaN();
+    }
+    m_splitOutline->setData(sx, sy);
+    m_splitOutline->setVisible(!sx.isEmpty());
+    for (QCPItemText* label : m_splitLabels) m_plot->removeItem(label);
+    m_splitLabels.clear();
+    for (const SplitRegionLabel& region : m_result->splitLabels) {
+        auto* label = new QCPItemText(m_plot);
+        label->position->setCoords(region.ix, region.iy);
+        label->setText(QString::number(region.splits));
+        label->setColor(kSplitColour);
+        label->setBrush(QBrush(kSplitLabelBackground));
+        label->setPadding(QMargins(3, 1, 3, 1));
+        QFont font = label->font();
+        font.setBold(true);
+        label->setFont(font);
+        m_splitLabels.push_back(label);
+    }
+}
+
+QStringList BoundaryPage::splitLabelTexts() const {
+    QStringList texts;
+    for (const QCPItemText* label : m_splitLabels) texts << label->text();
+    return texts;
+}
+
+QString BoundaryPage::legendText() const { return m_legend->text(); }
 
 void BoundaryPage::updateCrosshair() {
     if (!m_result) return;
@@ -358,6 +404,14 @@ void BoundaryPage::updateLegend() {
         html += tr("<br><b>━━</b> outline: where %1 (compare-device) changes between ok and failing — %2 ok cells there")
                     .arg(QString::fromStdString(m_lastJob->compare->id), groupedNumber(static_cast<double>(ok)));
     }
+    const auto [fewest, most] = m_result->splitRange;
+    if (!m_result->splitOutline.empty())
+        html += tr("<br><b>┈┈</b> dotted lines: where the planner's split count (split-KV num_splits, split-K) changes "
+                   "between ok cells, %1 .. %2 here; the numbers are each region's splits")
+                    .arg(fewest)
+                    .arg(most);
+    else if (most > 1)
+        html += tr("<br>Every ok cell splits its work %1 ways (split-KV num_splits, split-K).").arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
     html += tr("<br>Dashed crosshair: the current shape. Hover a cell for its message; click to move the shape there.");
     m_legend->setText(html);
 }
@@ -388,6 +442,10 @@ QString BoundaryPage::cellDescription(int ix, int iy) const {
                          groupedNumber(static_cast<double>(plan.limit->actual)));
     if (!plan.fix.empty()) text += tr("\nfix: %1").arg(QString::fromStdString(plan.fix));
     if (plan.ok() && !plan.tile.empty()) text += tr("\ntile %1").arg(toQString(plan.tile));
+    if (!plan.note.empty())
+        text += QStringLiteral("\n") + QString::fromStdString(plan.note);
+    else if (plan.splitK > 1)
+        text += tr("\nsplits %1").arg(plan.splitK);
     return text;
 }
 

@@ -1,6 +1,7 @@
 // BoundaryPage: a 2-D verdict map over any two parameters (1-D with one), hover for the
-// message, click to move the shape there, the current shape as a crosshair and the
-// compare-device's ok boundary as an outline. Maps are computed off the GUI thread; a
+// message, click to move the shape there, the current shape as a crosshair, the
+// compare-device's ok boundary as an outline, and the planner's split-count regions as dotted
+// lines with their counts. Maps are computed off the GUI thread; a
 // generation counter drops results older than the one on screen.
 #pragma once
 
@@ -19,6 +20,7 @@ class QSpinBox;
 class QCPItemPixmap;
 class QCPItemStraightLine;
 class QCPCurve;
+class QCPItemText;
 
 namespace tilescope {
 
@@ -40,6 +42,11 @@ struct BoundaryResult {
     quint64 generation = 0;
     BoundaryMap map;
     QImage image;  // one pixel per cell, from core verdictImage()
+    // Where the planner's split count (split-KV num_splits, split-K) changes between ok cells,
+    // and one label per large region of one count (core splitBoundaryOutline / splitRegionLabels).
+    std::vector<OutlineSegment> splitOutline;
+    std::vector<SplitRegionLabel> splitLabels;
+    std::pair<int, int> splitRange{1, 1};
     std::vector<OutlineSegment> compareOutline;
     std::optional<std::array<std::int64_t, kAllVerdicts.size()>> compareCounts;
 };
@@ -65,6 +72,9 @@ public:
     QPoint cellCentre(int ix, int iy) const;  // in plot-widget pixels
     QString cellDescription(int ix, int iy) const;
     PlotWidget* plot() const { return m_plot; }
+    QCPCurve* splitOutlineCurve() const { return m_splitOutline; }
+    QStringList splitLabelTexts() const;  // the region labels on the plot, largest region first
+    QString legendText() const;
     QComboBox* xParameterBox() const { return m_xParameter; }
     QComboBox* yParameterBox() const { return m_yParameter; }
 
@@ -84,6 +94,7 @@ private:
     void jobFinished();
     void showResult();
     void updateCrosshair();
+    void showSplitRegions();
     void updateLegend();
     std::optional<std::pair<int, int>> cellAt(const QPoint& pixel) const;
     void hover(QMouseEvent* event);
@@ -95,6 +106,8 @@ private:
     QCPItemStraightLine* m_crossX;
     QCPItemStraightLine* m_crossY;
     QCPCurve* m_outline;
+    QCPCurve* m_splitOutline;
+    std::vector<QCPItemText*> m_splitLabels;
     QLabel* m_legend;
     QComboBox* m_xParameter;
     QComboBox* m_yParameter;

@@ -29,6 +29,26 @@ std::optional<std::int64_t> smemOf(const KernelRecord& r) {
 // Displayed text and the value it sorts by.
 QVariant pick(int role, const QString& text, const QVariant& sortValue) { return role == RunModel::SortRole ? sortValue : QVariant(text); }
 
+// A launch figure of the main kernel and, after " + ", of each later one (split-KV's combine).
+template <typename Figure>
+QString withExtraLaunches(const LaunchPlan& p, const QString& main, Figure figure) {
+    QString text = main;
+    for (const ExtraLaunch& e : p.extraLaunches) text += QStringLiteral(" + ") + figure(e);
+    return text;
+}
+
+// The call's kernels, one line each, for the launch columns' tooltip.
+QString launchesTooltip(const LaunchPlan& p) {
+    QString text = QObject::tr("%1: grid %2, block %3, %4 B shared memory")
+                       .arg(toQString(p.kernelSymbol), dimText(p.grid), dimText(p.block))
+                       .arg(p.totalSmem());
+    for (const ExtraLaunch& e : p.extraLaunches)
+        text += QObject::tr("\nthen %1 %2: grid %3, block %4, %5 B shared memory")
+                    .arg(toQString(e.role), toQString(e.kernelSymbol), dimText(e.grid), dimText(e.block))
+                    .arg(e.totalSmem());
+    return text;
+}
+
 }  // namespace
 
 void RunModel::setTrace(const Trace* trace) {
@@ -78,13 +98,33 @@ QVariant RunModel::runData(const Run& run, int column, int role) const {
     const QString failure = gpuOutcome(run);
     const bool failed = !p.ok() || !failure.isEmpty();
     if (role == FlaggedRole) return failed;
+    const bool launched = p.verdict >= tilescope::Verdict::InvalidLaunch;
+    // A call of several kernels shows each one's figures, joined by " + " (sorting uses the main one's).
+    const bool launchColumn = column == Grid || column == Block || column == Smem || column == Registers || column == Occupancy;
+    if (role == Qt::ToolTipRole && launched && launchColumn && !p.extraLaunches.empty()) return launchesTooltip(p);
     if (role == Qt::ToolTipRole)
         return failed ? QString::fromStdString(p.message.empty() ? std::string() : p.message + "\n") + failure +
                             (p.fix.empty() ? QString() : QStringLiteral("\nfix: ") + QString::fromStdString(p.fix))
                       : QVariant();
     if (role == Qt::ForegroundRole && failed && (column == Verdict || column == Problem)) return QBrush(QColor(0xc6, 0x28, 0x28));
     if (role != Qt::DisplayRole && role != SortRole) return {};
-    const bool launched = p.verdict >= tilescope::Verdict::InvalidLaunch;
+    if (role == Qt::DisplayRole && launched && launchColumn && !p.extraLaunches.empty()) {
+        const QString unknown = tr("unknown");
+        switch (column) {
+        case Grid: return withExtraLaunches(p, dimText(p.grid), [](const ExtraLaunch& e) { return dimText(e.grid); });
+        case Block: return withExtraLaunches(p, dimText(p.block), [](const ExtraLaunch& e) { return dimText(e.block); });
+        case Smem:
+            return withExtraLaunches(p, QString::number(p.totalSmem()), [](const ExtraLaunch& e) { return QString::number(e.totalSmem()); });
+        case Registers:
+            return withExtraLaunches(p, p.registers ? QString::number(*p.registers) : unknown, [&](const ExtraLaunch& e) {
+                return e.registers ? QString::number(*e.registers) : unknown;
+            });
+        default:
+            return withExtraLaunches(p, p.occupancy ? QString::number(p.occupancy->occupancyPct, 'f', 1) : unknown, [&](const ExtraLaunch& e) {
+                return e.occupancy ? QString::number(e.occupancy->occupancyPct, 'f', 1) : unknown;
+            });
+        }
+    }
     switch (column) {
     case Kind: return toQString(runKindName(run.kind));
     case Kernel: return toQString(p.family);
