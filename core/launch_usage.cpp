@@ -1,5 +1,8 @@
 #include "core/launch_usage.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "core/device_spec.h"
 
 namespace tilescope {
@@ -19,17 +22,34 @@ std::optional<double> LaunchUsage::fraction() const {
     return *value / *limit;
 }
 
+std::string LaunchUsage::percentText() const {
+    const auto f = fraction();
+    if (!f) return {};
+    const double pct = *f * 100.0;
+    int decimals = pct < 1.0 ? 3 : 1;
+    char text[64];
+    for (;; ++decimals) {
+        std::snprintf(text, sizeof text, "%.*f %%", decimals, pct);
+        // Stop once the rounded text keeps the side of the limit the figure is on.
+        const double shown = std::strtod(text, nullptr);
+        const bool sameSide = over() ? shown > 100.0 : (shown <= 100.0);
+        if (sameSide || decimals >= 9) break;
+    }
+    return text;
+}
+
 std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& device) {
     std::vector<LaunchUsage> rows;
     static constexpr const char* kAxes[] = {"x", "y", "z"};
     const std::int64_t grid[] = {plan.grid.x, plan.grid.y, plan.grid.z};
     const std::int64_t block[] = {plan.block.x, plan.block.y, plan.block.z};
+    // A zero dimension is refused like an oversized one (core/launch_checks.cpp, min_grid_dim_*).
     for (std::size_t i = 0; i < 3; ++i)
         rows.push_back({std::string("grid.") + kAxes[i], std::string("max_grid_dim_") + kAxes[i], known(grid[i]),
-                        known(device.maxGridDim[i]), "blocks"});
+                        known(device.maxGridDim[i]), "blocks", {}, 1.0});
     for (std::size_t i = 0; i < 3; ++i)
         rows.push_back({std::string("block.") + kAxes[i], std::string("max_block_dim_") + kAxes[i], known(block[i]),
-                        known(device.maxBlockDim[i]), "threads"});
+                        known(device.maxBlockDim[i]), "threads", {}, 1.0});
     rows.push_back({"threads per block", "max_threads_per_block", known(plan.threadsPerBlock()),
                     known(device.maxThreadsPerBlock), "threads"});
 
@@ -48,12 +68,21 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
         const std::int64_t perWarp = (static_cast<std::int64_t>(*plan.registers) * device.warpSize + kRegisterAllocationUnit - 1) /
                                      kRegisterAllocationUnit * kRegisterAllocationUnit;
         regsBlock.value = static_cast<double>(perWarp * warps);
+    } else {
+        regs.unknownWhy = regsBlock.unknownWhy = "no ptxas register table for this kernel and architecture in this build";
     }
     rows.push_back(regs);
     rows.push_back(regsBlock);
 
     LaunchUsage waves{"waves", "", std::nullopt, std::nullopt, "waves"};
-    if (plan.occupancy) waves.value = plan.occupancy->waves;
+    if (plan.occupancy)
+        waves.value = plan.occupancy->waves;
+    else if (!plan.registers)
+        waves.unknownWhy = "needs occupancy, which needs the register count";
+    else if (plan.verdict != Verdict::Ok)
+        waves.unknownWhy = "no occupancy: the plan fails before launch (" + std::string(verdictName(plan.verdict)) + ")";
+    else
+        waves.unknownWhy = "no occupancy: not one block fits on an SM";
     rows.push_back(waves);
     return rows;
 }

@@ -18,9 +18,16 @@ struct LaunchUsage {
     std::optional<double> value;     // nullopt: unknown (e.g. registers before the ptxas table)
     std::optional<double> limit;     // nullopt: no device limit applies
     std::string unit;                // "bytes", "blocks", ...
+    std::string unknownWhy = {};     // why value is unknown, in words ("needs the register count")
+    std::optional<double> minimum = {};  // grid and block dimensions must be at least 1
     bool over() const { return value && limit && *value > *limit; }
+    bool under() const { return value && minimum && *value < *minimum; }
+    bool fails() const { return over() || under(); }
     // value / limit, nullopt when either is unknown or the limit is zero.
     std::optional<double> fraction() const;
+    // fraction() as a percentage with enough decimals that a figure over its limit never reads as
+    // 100.0 % (65,536 of 65,535 is "100.002 %"); empty when fraction() is unknown.
+    std::string percentText() const;
 };
 
 // Grid, block, threads, static/dynamic/total shared memory, registers per thread and per

@@ -1,5 +1,6 @@
 #include "core/shape.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tilescope {
@@ -9,6 +10,42 @@ Shape Shape::defaults(const ParameterList& parameters) {
     shape.resize(static_cast<int>(parameters.size()));
     for (std::size_t i = 0; i < parameters.size(); ++i) shape[static_cast<int>(i)] = parameters[i].defaultValue;
     return shape;
+}
+
+namespace {
+
+// One step of steppedValue: strictly past `value` in the direction `up`.
+std::int64_t nextStep(const ParameterSpec& parameter, std::int64_t value, bool up) {
+    if (parameter.isFlag) return up ? 1 : 0;
+    if (parameter.scale == AxisScale::Log2) {
+        if (up) {
+            std::int64_t power = 1;
+            while (power <= value) power *= 2;
+            return power;
+        }
+        if (value <= 1) return 0;
+        std::int64_t power = 1;
+        while (power * 2 < value) power *= 2;
+        return power;
+    }
+    const std::int64_t step = std::max<std::int64_t>(1, parameter.alignment);
+    if (up) return (value / step + 1) * step;
+    return value > 0 ? (value - 1) / step * step : value - step;
+}
+
+}  // namespace
+
+std::int64_t steppedValue(const ParameterSpec& parameter, std::int64_t value, int steps) {
+    std::int64_t result = value;
+    if (steps >= kPageStep || steps <= -kPageStep) {
+        // Page steps double or halve; from 0 a page up takes the first step.
+        result = steps > 0 ? (value > 0 ? value * 2 : nextStep(parameter, value, true)) : value / 2;
+        if (parameter.alignment > 1 && parameter.scale == AxisScale::Linear)
+            result = result / parameter.alignment * parameter.alignment;
+    } else {
+        for (int i = 0; i < (steps > 0 ? steps : -steps); ++i) result = nextStep(parameter, result, steps > 0);
+    }
+    return std::clamp(result, parameter.minimum, parameter.maximum);
 }
 
 int parameterIndex(const ParameterList& parameters, std::string_view name) {

@@ -21,7 +21,16 @@ struct ParameterSpec {
     std::int64_t defaultValue = 0;
     AxisScale scale = AxisScale::Linear;
     bool isFlag = false;  // 0/1 parameter such as causal
+    // What the kernel accepts along a Linear parameter (head_dim: multiples of 8); the GUI's spin box
+    // steps by it so that one click never lands on a shape every kernel refuses.
+    std::int64_t alignment = 1;
 };
+
+// The value one spin-box step (steps = +-1, more when held) or page step (|steps| >= kPageStep) moves a
+// parameter to: Log2 parameters go to the next / previous power of two, Linear ones to the next / previous
+// multiple of their alignment, and a page step doubles or halves. Clamped to the parameter's range.
+constexpr int kPageStep = 10;  // what Qt's PageUp / PageDown pass to QAbstractSpinBox::stepBy
+std::int64_t steppedValue(const ParameterSpec& parameter, std::int64_t value, int steps);
 
 using ParameterList = std::vector<ParameterSpec>;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <map>
@@ -73,8 +74,43 @@ TimelineLayout TimelineLayout::fromTrace(const Trace& trace) {
         layout.m_beginNs = begin;
         layout.m_endNs = std::max(end, begin + kMinViewNs);
     }
-    layout.resetView();
+    layout.focusOnBusiest();
     return layout;
+}
+
+void TimelineLayout::focusOnBusiest() {
+    resetView();
+    struct Span {
+        std::int64_t begin, end;
+    };
+    std::vector<Span> spans;
+    for (const auto& lane : m_lanes) {
+        for (const auto& b : lane.bars) spans.push_back({b.startNs, b.endNs});
+        for (const auto& m : lane.markers) spans.push_back({m.atNs, m.atNs});
+    }
+    const std::size_t count = spans.size();
+    const auto keep = static_cast<std::size_t>(std::ceil(kBusyShare * static_cast<double>(count)));
+    if (count < 2 || keep >= count) return;
+    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    // Slide a window over `keep` consecutive starts; its extent runs to the latest end inside it
+    // (a monotonic deque of indices by end keeps that maximum in O(1) per step).
+    std::deque<std::size_t> latest;  // indices in the window, ends decreasing
+    std::int64_t bestBegin = m_beginNs, bestEnd = m_endNs;
+    for (std::size_t i = 0; i < count; ++i) {
+        while (!latest.empty() && spans[latest.back()].end <= spans[i].end) latest.pop_back();
+        latest.push_back(i);
+        if (i + 1 < keep) continue;
+        const std::size_t first = i + 1 - keep;
+        while (latest.front() < first) latest.pop_front();
+        const std::int64_t begin = spans[first].begin, end = spans[latest.front()].end;
+        if (end - begin < bestEnd - bestBegin) bestBegin = begin, bestEnd = end;
+    }
+    const std::int64_t whole = m_endNs - m_beginNs;
+    if (4 * (bestEnd - bestBegin) >= whole) return;
+    const std::int64_t margin = std::max<std::int64_t>((bestEnd - bestBegin) / 50, kMinViewNs / 2);
+    m_viewBeginNs = bestBegin - margin;
+    m_viewEndNs = std::max(bestEnd + margin, m_viewBeginNs + kMinViewNs);
+    clampView();
 }
 
 void TimelineLayout::setWidth(double widthPx) { m_widthPx = std::max(1.0, widthPx); }

@@ -51,6 +51,11 @@ public:
     std::int64_t viewBeginNs() const { return m_viewBeginNs; }
     std::int64_t viewEndNs() const { return m_viewEndNs; }
     void resetView();  // everything visible
+    // The opening view: the shortest stretch holding kBusyShare of the kernels when that is under a
+    // quarter of the trace (a profiler trace with a warm-up kernel seconds before the profiled step),
+    // else everything. fromTrace starts there; resetView still shows the whole trace.
+    void focusOnBusiest();
+    static constexpr double kBusyShare = 0.9;
     double xForNs(std::int64_t ns) const;
     std::int64_t nsForX(double x) const;
     // factor > 1 zooms in, keeping the time under anchorPx where it is; never narrower than

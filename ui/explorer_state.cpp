@@ -6,6 +6,7 @@
 #include "core/fix_finder.h"
 #include "core/launch_checks.h"
 #include "kernels/builtin_kernels.h"
+#include "ui/qt_text.h"
 
 namespace tilescope {
 
@@ -104,12 +105,61 @@ bool ExplorerState::setShapeText(const QString& text) {
 
 bool ExplorerState::applyFix() { return m_plan.fixShape && setShape(*m_plan.fixShape); }
 
+bool ExplorerState::applyRun(const QString& family, const QString& variant, const QString& device, const Shape& shape) {
+    ++m_grouped;
+    bool applied = setKernel(family, variant);
+    if (applied) {
+        setDevice(device);  // a run on the live GPU ("local:0") keeps the database device the panel has
+        applied = setShape(shape);
+    }
+    --m_grouped;
+    recordHistory();
+    return applied;
+}
+
+bool ExplorerState::undo() {
+    if (m_undo.empty()) return false;
+    const Snapshot target = m_undo.back();
+    m_undo.pop_back();
+    ++m_grouped;
+    setKernel(target.family, target.variant);
+    setDevice(target.device);
+    setCompareDevice(target.compare);
+    setCudaRuntime(target.cudaRuntime);
+    setShape(target.shape);
+    --m_grouped;
+    m_last = snapshot();  // the restored state, not a new step
+    emit undoAvailable(canUndo());
+    return true;
+}
+
+ExplorerState::Snapshot ExplorerState::snapshot() const {
+    return {toQString(m_kernel.family->name()),
+            toQString(m_kernel.variantName()),
+            QString::fromStdString(m_device.id),
+            m_compare ? QString::fromStdString(m_compare->id) : QString(),
+            m_device.cudaRuntime,
+            m_shape};
+}
+
+void ExplorerState::recordHistory() {
+    if (m_grouped > 0) return;
+    Snapshot now = snapshot();
+    if (m_last && !(*m_last == now)) {
+        m_undo.push_back(*m_last);
+        if (m_undo.size() > kMaxUndo) m_undo.erase(m_undo.begin());
+        emit undoAvailable(true);
+    }
+    m_last = std::move(now);
+}
+
 void ExplorerState::replan() {
     m_plan = planWithFix(m_kernel, m_shape, m_device, &database());
     if (m_compare)
         m_comparePlan = planWithFix(m_kernel, m_shape, *m_compare, &database());
     else
         m_comparePlan.reset();
+    recordHistory();
 }
 
 }  // namespace tilescope

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 #include <optional>
+#include <vector>
 
 #include "core/device_spec.h"
 #include "core/kernel_family.h"
@@ -43,13 +44,30 @@ public:
     bool setShapeText(const QString& text);  // "M=32768,N=5376"
     // Applies plan().fixShape; false when the plan has none.
     bool applyFix();
+    // Moves to another run's kernel, variant, device and shape as one undoable step (the Runs page).
+    bool applyRun(const QString& family, const QString& variant, const QString& device, const Shape& shape);
+
+    // Edit > Undo: every change of kernel, variant, device, compare device, CUDA runtime or shape is
+    // one step (a run applied from the Runs page is one step too), at most kMaxUndo kept.
+    bool canUndo() const { return !m_undo.empty(); }
+    bool undo();
+    static constexpr std::size_t kMaxUndo = 100;
 
 signals:
     void kernelChanged();  // family or variant: the parameter list may differ
     void changed();        // anything: plans are recomputed before this is emitted
+    void undoAvailable(bool available);
 
 private:
+    struct Snapshot {
+        QString family, variant, device, compare;
+        int cudaRuntime = 0;
+        Shape shape;
+        friend bool operator==(const Snapshot&, const Snapshot&) = default;
+    };
+    Snapshot snapshot() const;
     void replan();
+    void recordHistory();  // after each change: the state before it goes on the undo stack
 
     KernelChoice m_kernel;
     DeviceSpec m_device;
@@ -57,6 +75,9 @@ private:
     Shape m_shape;
     LaunchPlan m_plan;
     std::optional<LaunchPlan> m_comparePlan;
+    std::vector<Snapshot> m_undo;
+    std::optional<Snapshot> m_last;  // the state after the last recorded change
+    int m_grouped = 0;                // > 0 while one step makes several changes (applyRun, undo)
 };
 
 }  // namespace tilescope

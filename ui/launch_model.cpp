@@ -47,13 +47,12 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const {
         case Limit: return u.limit ? figure(*u.limit) : tr("none");
         case LimitName: return u.limitName.empty() ? tr("—") : QString::fromStdString(u.limitName);
         case Use:
-            if (auto f = u.fraction()) return QStringLiteral("%1 %").arg(*f * 100.0, 0, 'f', *f < 0.01 ? 3 : 1);
+            if (u.fraction()) return QString::fromStdString(u.percentText());
             return tr("—");
         }
     }
-    if (role == Qt::ForegroundRole && u.over()) return QBrush(toQColor(verdictColour(Verdict::InvalidLaunch)));
-    if (role == Qt::ToolTipRole && !u.value)
-        return tr("Unknown in this build: registers come from the compiler's ptxas report, not yet generated");
+    if (role == Qt::ForegroundRole && u.fails()) return QBrush(toQColor(verdictColour(Verdict::InvalidLaunch)));
+    if (role == Qt::ToolTipRole && !u.value && !u.unknownWhy.empty()) return tr("Unknown: %1").arg(QString::fromStdString(u.unknownWhy));
     if (role == Qt::TextAlignmentRole && index.column() != Quantity && index.column() != LimitName)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};

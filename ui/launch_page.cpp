@@ -19,6 +19,8 @@ namespace {
 // Bars longer than this many percent of their limit are drawn at this length; the label
 // still says the real figure.
 constexpr double kBarDisplayCapPct = 200.0;
+// A dimension under its minimum (0) is drawn as a red stub this long, so the failure is seen.
+constexpr double kUnderStubPct = 4.0;
 
 }  // namespace
 
@@ -102,19 +104,22 @@ void LaunchPage::refreshPlot() {
         ticker->addTick(key, QString::fromStdString(u.label));
         QString label;
         double barEnd = 0.0;
-        if (!u.value && !u.limit) {
-            label = tr("unknown — needs occupancy, which needs the register count");
-        } else if (!u.value) {
-            label = tr("unknown — no ptxas register table in this build (limit %1 %2)")
-                        .arg(u.limit ? groupedNumber(*u.limit) : QString(), QString::fromStdString(u.limitName));
+        if (!u.value) {
+            // The reason comes with the figure (core launchUsage): registers missing from this build's
+            // ptxas table, or waves of a plan that never reaches occupancy.
+            label = tr("unknown — %1").arg(QString::fromStdString(u.unknownWhy));
+            if (u.limit) label += tr(" (limit %1 %2)").arg(groupedNumber(*u.limit), QString::fromStdString(u.limitName));
         } else if (auto f = u.fraction()) {
             barEnd = std::min(*f * 100.0, kBarDisplayCapPct);
-            (u.over() ? overKeys : withinKeys).append(key);
-            (u.over() ? overValues : withinValues).append(barEnd);
+            // A zero grid or block dimension fails as surely as an oversized one: a red stub, not an empty blue bar.
+            if (u.under()) barEnd = kUnderStubPct;
+            (u.fails() ? overKeys : withinKeys).append(key);
+            (u.fails() ? overValues : withinValues).append(barEnd);
             label = QStringLiteral("%1 / %2 %3 (%4)")
                         .arg(groupedNumber(*u.value), groupedNumber(*u.limit), QString::fromStdString(u.unit),
                              QString::fromStdString(u.limitName));
             if (u.over()) label += tr(" — over by %1").arg(groupedNumber(*u.value - *u.limit));
+            if (u.under()) label += tr(" — under the minimum of %1").arg(groupedNumber(*u.minimum));
         } else {
             label = QStringLiteral("%1 %2 (no device limit)").arg(*u.value, 0, 'f', 2).arg(QString::fromStdString(u.unit));
         }
@@ -123,7 +128,7 @@ void LaunchPage::refreshPlot() {
         // Labels start right of the 100 % line so it never crosses their text.
         text->position->setCoords(std::max(barEnd, 100.0) + 2.0, key);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        if (u.over()) text->setColor(red);
+        if (u.fails()) text->setColor(red);
     }
     m_within->setData(withinKeys, withinValues, true);
     m_over->setData(overKeys, overValues, true);

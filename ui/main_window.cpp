@@ -103,11 +103,20 @@ void MainWindow::buildMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    m_undoAction = edit->addAction(tr("&Undo shape change"), m_state, &ExplorerState::undo);
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setToolTip(tr("Back to the kernel, device and shape before the last change"));
+    m_undoAction->setEnabled(m_state->canUndo());
+    connect(m_state, &ExplorerState::undoAvailable, m_undoAction, &QAction::setEnabled);
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList names = pageNames();
     for (int i = 0; i < names.size(); ++i) {
-        QAction* action = view->addAction(m_pages->tabText(i).remove(QLatin1Char('&')).replace(QStringLiteral("&&"), QStringLiteral("&")),
-                                          this, [this, i] { m_pages->setCurrentIndex(i); });
+        // The tab's mnemonic '&' goes; its literal "&&" stays "&&", which a menu shows as "&".
+        QString text = m_pages->tabText(i);
+        text.replace(QStringLiteral("&&"), QStringLiteral("\x01")).remove(QLatin1Char('&')).replace(QStringLiteral("\x01"), QStringLiteral("&&"));
+        QAction* action = view->addAction(text, this, [this, i] { m_pages->setCurrentIndex(i); });
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();

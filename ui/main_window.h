@@ -78,6 +78,7 @@ public:
     static QString samplesFolder();  // the bundled example traces (File > Open Example)
     static QString modelsFolder();   // the bundled AWQ checkpoint configs (File > Open Model Config)
     QAction* runAction() const { return m_runAction; }
+    QAction* undoAction() const { return m_undoAction; }
     QAction* sweepAction() const { return m_sweepAction; }
     void runOnGpu();
     void sweepOnGpu();
@@ -125,6 +126,7 @@ private:
     QProgressDialog* m_gpuProgress = nullptr;
     QMenu* m_recentMenu = nullptr;
     QAction* m_runAction = nullptr;
+    QAction* m_undoAction = nullptr;
     QAction* m_sweepAction = nullptr;
     QLabel* m_traceLabel = nullptr;
 

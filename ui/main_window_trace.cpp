@@ -59,9 +59,8 @@ void MainWindow::buildTracePages() {
     statusBar()->addPermanentWidget(m_traceLabel);
     setAcceptDrops(true);
     auto refreshLabel = [this] {
-        m_traceLabel->setText(m_document->isEmpty() ? tr("no trace")
-                                                    : tr("trace: %1%2").arg(m_document->displayName(),
-                                                                            m_document->isModified() ? QStringLiteral(" *") : QString()));
+        const QString mark = m_document->isModified() ? QStringLiteral(" *") : m_document->isImported() ? tr(" (imported)") : QString();
+        m_traceLabel->setText(m_document->isEmpty() ? tr("no trace") : tr("trace: %1%2").arg(m_document->displayName(), mark));
     };
     connect(m_document, &TraceDocument::traceChanged, this, refreshLabel);
     connect(m_document, &TraceDocument::pathChanged, this, refreshLabel);

@@ -6,6 +6,8 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -23,7 +25,8 @@ constexpr int kKernelColumnChars = 42;
 
 RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* parent)
     : QWidget(parent), m_state(state), m_document(document), m_model(new RunModel(this)), m_proxy(new RunFilterModel(this)),
-      m_filter(new QLineEdit), m_flaggedOnly(new QCheckBox(tr("Only &flagged rows"))), m_summary(new QLabel), m_table(new QTableView) {
+      m_filter(new QLineEdit), m_flaggedOnly(new QCheckBox(tr("Only &flagged rows"))), m_summary(new QLabel), m_table(new QTableView),
+      m_useRun(new QPushButton(tr("&Use this run's shape"))) {
     setObjectName(QStringLiteral("runsPage"));
     m_proxy->setSourceModel(m_model);
     m_filter->setPlaceholderText(tr("Filter: kernel, shape, device, verdict…"));
@@ -48,6 +51,11 @@ RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* paren
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_flaggedOnly);
+    bar->addWidget(m_useRun);
+    m_useRun->setObjectName(QStringLiteral("useRunButton"));
+    m_useRun->setToolTip(tr("Set the Shape panel to the selected run's kernel, device and shape (also: double-click or Enter; "
+                            "Edit > Undo goes back)"));
+    m_useRun->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
@@ -55,10 +63,20 @@ RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* paren
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_flaggedOnly, &QCheckBox::toggled, m_proxy, &RunFilterModel::setFlaggedOnly);
+    // A click only selects: replacing the user's shape takes a deliberate act (issue #15 item 10).
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (current.isValid()) applyRow(m_proxy->mapToSource(current).row());
+        m_useRun->setEnabled(current.isValid() && m_model->runAt(m_proxy->mapToSource(current).row()) >= 0);
     });
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (index.isValid()) applyRow(m_proxy->mapToSource(index).row());
+    });
+    connect(m_useRun, &QPushButton::clicked, this, &RunsPage::applySelectedRun);
     connect(m_document, &TraceDocument::traceChanged, this, &RunsPage::refresh);
+    // A newly opened trace starts at its first row and column, not where the last one was left.
+    connect(m_document, &TraceDocument::opened, this, [this] {
+        m_table->horizontalScrollBar()->setValue(0);
+        m_table->scrollToTop();
+    });
     refresh();
 }
 
@@ -91,14 +109,17 @@ void RunsPage::refresh() {
                                  .arg(m_model->flaggedCount()));
 }
 
-void RunsPage::applyRow(int sourceRow) {
+bool RunsPage::applySelectedRun() {
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    return current.isValid() && applyRow(m_proxy->mapToSource(current).row());
+}
+
+bool RunsPage::applyRow(int sourceRow) {
     const int index = m_model->runAt(sourceRow);
-    if (index < 0) return;  // a profiler record has no Tilescope kernel or shape
+    if (index < 0) return false;  // a profiler record has no Tilescope kernel or shape
     const Run& run = m_document->trace().runs[static_cast<std::size_t>(index)];
-    if (!m_state->setKernel(toQString(run.plan.family), toQString(run.plan.variant))) return;
-    // A run on the live GPU ("local:0") keeps the database device the panel has.
-    m_state->setDevice(QString::fromStdString(run.plan.deviceId));
-    m_state->setShape(run.plan.shape);
+    return m_state->applyRun(toQString(run.plan.family), toQString(run.plan.variant), QString::fromStdString(run.plan.deviceId),
+                             run.plan.shape);
 }
 
 }  // namespace tilescope

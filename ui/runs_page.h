@@ -7,6 +7,7 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QTableView;
 
 namespace tilescope {
@@ -26,12 +27,15 @@ public:
     QTableView* table() const { return m_table; }
     void setFilterText(const QString& text);
     void setFlaggedOnly(bool on);
-    // Selects the proxy row and applies it as a click would; false when out of range.
+    // Selects the proxy row (a click); false when out of range. Selecting changes nothing else.
     bool selectRow(int proxyRow);
+    // Moves the Shape panel to the selected run's kernel, variant, device and shape, as double-click,
+    // Enter and the "Use this run's shape" button do (one Edit > Undo step); false when no run is selected.
+    bool applySelectedRun();
 
 private:
     void refresh();
-    void applyRow(int sourceRow);
+    bool applyRow(int sourceRow);
 
     ExplorerState* m_state;
     TraceDocument* m_document;
@@ -41,6 +45,7 @@ private:
     QCheckBox* m_flaggedOnly;
     QLabel* m_summary;
     QTableView* m_table;
+    QPushButton* m_useRun;
 };
 
 }  // namespace tilescope

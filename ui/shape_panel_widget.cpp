@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -11,6 +12,7 @@
 #include "core/launch_checks.h"
 #include "ui/explorer_state.h"
 #include "ui/qt_text.h"
+#include "ui/shape_spin_box.h"
 
 namespace tilescope {
 
@@ -97,24 +99,36 @@ void ShapePanelWidget::rebuildParameters() {
     const ParameterList& parameters = m_state->parameters();
     for (int i = 0; i < static_cast<int>(parameters.size()); ++i) {
         const ParameterSpec& p = parameters[static_cast<std::size_t>(i)];
-        auto* spin = new QSpinBox;
+        // Steps land on values the kernels accept (powers of two, multiples of the alignment).
+        auto* spin = new ShapeSpinBox(p);
         const QString name = QString::fromStdString(p.name);
         spin->setObjectName(QStringLiteral("parameter_") + name);
         spin->setRange(clampToInt(p.minimum), clampToInt(p.maximum));
         spin->setGroupSeparatorShown(true);
-        spin->setAccelerated(true);
-        // Log2 parameters usually double: step by a sensible fraction of the value.
-        if (p.scale == AxisScale::Log2) spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setValue(clampToInt(m_state->shape()[i]));
+        const QString steps = p.isFlag ? tr(" (0 or 1)")
+                              : p.scale == AxisScale::Log2 ? tr("\narrows: powers of two · PageUp/PageDown: double/halve")
+                              : p.alignment > 1 ? tr("\narrows: multiples of %1 · PageUp/PageDown: double/halve").arg(p.alignment)
+                                                : tr("\nPageUp/PageDown: double/halve");
         spin->setToolTip(tr("%1\nrange %2 … %3, default %4%5")
                              .arg(QString::fromStdString(p.help))
                              .arg(p.minimum)
                              .arg(p.maximum)
                              .arg(p.defaultValue)
-                             .arg(p.isFlag ? tr(" (0 or 1)") : QString()));
+                             .arg(steps));
         connect(spin, &QSpinBox::valueChanged, this, [this, i](int value) { m_state->setParameter(i, value); });
-        m_parameterForm->addRow(name, spin);
+        // Alt+first letter reaches the box (issue #15 item 15); the label names the parameter as the CLI does.
+        auto* label = new QLabel(QLatin1Char('&') + name);
+        label->setBuddy(spin);
+        label->setToolTip(spin->toolTip());
+        m_parameterForm->addRow(label, spin);
         m_spinBoxes.push_back(spin);
+    }
+    // Tab runs from the kernel and device boxes straight through the parameters, in their order.
+    QWidget* previous = m_cudaRuntime;
+    for (QSpinBox* spin : m_spinBoxes) {
+        setTabOrder(previous, spin);
+        previous = spin;
     }
 }
 

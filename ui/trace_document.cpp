@@ -27,10 +27,11 @@ void TraceDocument::setTrace(Trace trace, const QString& path, bool native) {
     // An imported profiler trace is saved as a new native file, never over the original.
     m_path = native ? path : QString();
     m_origin = path;
-    m_modified = !native;
+    m_modified = false;  // an import is marked "imported", not "*": quitting loses nothing of it
     m_unsavedRuns = 0;
     emit pathChanged();
     emit traceChanged();
+    emit opened();
 }
 
 Result<void> TraceDocument::saveAs(const QString& path) {

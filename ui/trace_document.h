@@ -20,7 +20,9 @@ public:
     const Trace& trace() const { return *m_trace; }
     bool isEmpty() const { return m_trace->runs.empty() && m_trace->records.empty() && m_trace->sweeps.empty(); }
     QString path() const { return m_path; }  // empty: never saved (or imported)
+    // Changed since opened or saved. An import as read is not: its source file still holds all of it.
     bool isModified() const { return m_modified; }
+    bool isImported() const { return m_path.isEmpty() && !m_origin.isEmpty(); }
     // Runs added (GPU measurements, predictions) since the trace was opened or saved: what closing
     // without saving would lose; an unsaved import can always be imported again.
     int unsavedRuns() const { return m_unsavedRuns; }
@@ -39,6 +41,7 @@ public:
 signals:
     void traceChanged();  // a new trace, or runs added
     void pathChanged();
+    void opened();  // a different trace replaced the open one (views reset their scroll and zoom)
 
 private:
     std::unique_ptr<Trace> m_trace;

@@ -66,16 +66,17 @@ void VerdictBannerWidget::refresh() {
     const LaunchPlan& plan = m_state->plan();
     QString html = QStringLiteral("%1: %2").arg(QString::fromStdString(m_state->device().id), describe(plan));
     if (const LaunchPlan* compare = m_state->comparePlan()) {
+        // A failing compare device gets its limit and fix too, and colours the banner (issue #15 item 2).
         html += QStringLiteral("<br>%1: %2")
                     .arg(QString::fromStdString(m_state->compareDevice()->id),
-                         compare->ok() ? QStringLiteral("<b>ok</b>")
-                                       : QStringLiteral("<b>%1</b>: %2")
-                                             .arg(toQString(verdictName(compare->verdict)),
-                                                  QString::fromStdString(compare->message).toHtmlEscaped()));
+                         compare->ok() ? QStringLiteral("<b>ok</b>") : describe(*compare));
     }
     m_label->setText(html);
+    // Verdicts are ordered by precedence: the lower one is the worse.
+    const LaunchPlan* compare = m_state->comparePlan();
+    m_shownVerdict = compare && compare->verdict < plan.verdict ? compare->verdict : plan.verdict;
     // The verdict colour blended towards white, so black text stays readable in any theme.
-    const QColor base = toQColor(verdictColour(plan.verdict));
+    const QColor base = toQColor(verdictColour(m_shownVerdict));
     constexpr double kTint = 0.4;
     auto blend = [&](int c) { return static_cast<int>(c * kTint + 255 * (1.0 - kTint)); };
     QPalette p = palette();

@@ -4,6 +4,8 @@
 
 #include <QFrame>
 
+#include "core/verdict.h"
+
 class QLabel;
 class QPushButton;
 
@@ -18,6 +20,8 @@ public:
 
     QString text() const;  // the banner's plain text (tests, accessibility)
     QPushButton* fixButton() const { return m_fixButton; }
+    // The verdict the banner's colour shows: the worse of the device's and the compare device's.
+    Verdict shownVerdict() const { return m_shownVerdict; }
 
 private:
     void refresh();
@@ -25,6 +29,7 @@ private:
     ExplorerState* m_state;
     QLabel* m_label;
     QPushButton* m_fixButton;
+    Verdict m_shownVerdict = Verdict::Ok;
 };
 
 }  // namespace tilescope

@@ -67,6 +67,7 @@ constexpr std::int64_t kSm120ShearBytesPerRow = 16;  // (256,256) tiles pad each
 constexpr std::int64_t kSm120HeadDimMultiple = 16;
 constexpr std::int64_t kSm120SmallHeadDim = 64;  // (128,128) only when max(hd, hdv) <= 64
 constexpr std::int64_t kSm120Warps = 4;
+constexpr int kSm120Version = 120;  // the compute capability upstream's fa4_sm120 kernels target
 constexpr Tile kSm120Regular[] = {{128, 128, kSm120Warps, "(128,128)", "flash_fwd_sm120_m128n128"},
                                   {128, 64, kSm120Warps, "(128,64)", "flash_fwd_sm120_m128n64"},
                                   {64, 64, kSm120Warps, "(64,64)", "flash_fwd_sm120_m64n64"}};
@@ -228,8 +229,9 @@ const ParameterList& AttentionFamily::parameters() const {
         {"seqlen_q", "query tokens per sequence", 0, 1 << 24, 2048, AxisScale::Log2, false},
         {"seqlen_k", "key/value tokens per sequence", 0, 1 << 24, 2048, AxisScale::Log2, false},
         {"heads", "attention heads (grid.z)", 0, 1 << 20, 32, AxisScale::Log2, false},
-        {"head_dim", "query/key head dimension", 1, 1024, 128, AxisScale::Linear, false},
-        {"head_dim_v", "value head dimension (FA2 needs it equal to head_dim)", 1, 1024, 128, AxisScale::Linear, false},
+        {"head_dim", "query/key head dimension", 1, 1024, 128, AxisScale::Linear, false, kHeadDimMultiple},
+        {"head_dim_v", "value head dimension (FA2 needs it equal to head_dim)", 1, 1024, 128, AxisScale::Linear, false,
+         kHeadDimMultiple},
         {"causal", "1 for a causal mask", 0, 1, 0, AxisScale::Linear, true},
         {"num_splits", "fa2 split-KV splits: 0 = num_splits_heuristic on the device's SM count (mha_fwd), n = forced (as num_splits of flash_attn_with_kvcache)",
          0, 256, 0, AxisScale::Linear, false},
@@ -353,6 +355,18 @@ LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSp
                           : std::string());
             if (full) plan.alternative = "route this head_dim to another backend, or use a GPU with a larger opt-in shared-memory limit";
             return plan;
+        }
+        // Say which rules applied (issue #15 item 6): the search's own head_dim rounding, and that the
+        // capacity searched is this device's while upstream runs the kernel on SM120 parts only.
+        if (full) {
+            std::string note;
+            if (hdr != hd || hdvr != hdv)
+                note = "head dims rounded up to multiples of " + str(kSm120HeadDimMultiple) + " for the tiles: (" + str(hd) + ", " +
+                       str(hdv) + ") -> (" + str(hdr) + ", " + str(hdvr) + ")";
+            if (device.computeCapability.smVersion() != kSm120Version)
+                note += std::string(note.empty() ? "" : "; ") + "upstream runs this search on SM120 only; here it uses " + device.id +
+                        "'s opt-in shared memory (" + str(device.smemPerBlockOptin) + " bytes)";
+            if (!note.empty()) plan.note = note;
         }
     }
 

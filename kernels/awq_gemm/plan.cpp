@@ -188,7 +188,8 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
         plan.grid = {1, ceilDiv(m, kTileM) * (n / kLegacyCtaN), kSplitK};
         plan.gridParameter = {-1, M, -1};
         plan.block = {kThreadsX, kThreadsY, 1};
-        if (full)
+        // Only past grid.y's ceiling is the flattened grid a way out (an empty M fails in both).
+        if (full && plan.grid.y > device.maxGridDim[1])
             plan.alternative = "use the default gemm variant: upstream fixed this by flattening the grid into grid.x";
         setTraffic(plan, m, n, k, g, kSplitK);
     } else {

@@ -40,6 +40,53 @@ TEST(LaunchUsage, LegacyGridYIsOverItsLimit) {
     EXPECT_EQ(*row(rows, "registers per thread").value, *plan.registers);
     EXPECT_TRUE(row(rows, "registers per thread").fraction().has_value());
     EXPECT_FALSE(row(rows, "waves").limit.has_value());
+    // Issue #15 item 5: the waves row said "needs the register count" beside a known register count.
+    EXPECT_FALSE(row(rows, "waves").value.has_value());
+    EXPECT_EQ(row(rows, "waves").unknownWhy.find("register"), std::string::npos);
+    EXPECT_NE(row(rows, "waves").unknownWhy.find("invalid_launch"), std::string::npos);
+}
+
+// Issue #15 item 3: at M=0 legacy_grid_y's grid.y is 0; the Launch chart drew it at 0 % in blue and
+// the fix offered the default gemm variant, which fails at M=0 too.
+TEST(LaunchUsage, AnEmptyGridDimensionFailsAndOffersNoVariantThatAlsoFails) {
+    auto kernel = resolveKernel(builtinKernels(), "awq_gemm", "legacy_grid_y");
+    ASSERT_TRUE(kernel);
+    const DeviceSpec& device = *DeviceDatabase::embedded().find("h100-sxm");
+    auto shape = parseShape("M=0,N=5376,K=4096,group_size=128", kernel->family->parameters());
+    ASSERT_TRUE(shape);
+    const LaunchPlan plan = planWithFix(*kernel, *shape, device, nullptr);
+    ASSERT_FALSE(plan.ok());
+    ASSERT_TRUE(plan.limit);
+    EXPECT_EQ(plan.limit->name, "min_grid_dim_y");
+    EXPECT_EQ(plan.fix.find("default gemm variant"), std::string::npos) << plan.fix;
+    const auto rows = launchUsage(plan, device);
+    const LaunchUsage& gridY = row(rows, "grid.y");
+    EXPECT_EQ(*gridY.value, 0);
+    EXPECT_FALSE(gridY.over());
+    EXPECT_TRUE(gridY.under());
+    EXPECT_TRUE(gridY.fails());
+    EXPECT_FALSE(row(rows, "grid.x").fails());
+    // Past grid.y's ceiling the flattened grid is still offered.
+    auto large = parseShape("M=32768,N=5376,K=4096,group_size=128", kernel->family->parameters());
+    ASSERT_TRUE(large);
+    EXPECT_NE(planWithFix(*kernel, *large, device, nullptr).fix.find("default gemm variant"), std::string::npos);
+}
+
+// Issue #15 item 5: 65,536 of 65,535 read "100.0 %", as if within the limit.
+TEST(LaunchUsage, PercentTextNeverRoundsAFigureOverItsLimitDownToTheLimit) {
+    LaunchUsage justOver{"grid.z", "max_grid_dim_z", 65536.0, 65535.0, "blocks"};
+    EXPECT_TRUE(justOver.over());
+    EXPECT_EQ(justOver.percentText(), "100.002 %");
+    LaunchUsage atLimit{"grid.z", "max_grid_dim_z", 65535.0, 65535.0, "blocks"};
+    EXPECT_EQ(atLimit.percentText(), "100.0 %");
+    LaunchUsage justUnder{"grid.z", "max_grid_dim_z", 65534.0, 65535.0, "blocks"};
+    EXPECT_EQ(justUnder.percentText(), "100.0 %");  // rounds up to, never past, the limit
+    LaunchUsage half{"block.x", "max_block_dim_x", 512.0, 1024.0, "threads"};
+    EXPECT_EQ(half.percentText(), "50.0 %");
+    LaunchUsage tiny{"grid.y", "max_grid_dim_y", 1.0, 65535.0, "blocks"};
+    EXPECT_EQ(tiny.percentText(), "0.002 %");
+    LaunchUsage unknown{"registers per thread", "max_regs_per_thread", std::nullopt, 255.0, "registers"};
+    EXPECT_EQ(unknown.percentText(), "");
 }
 
 TEST(LaunchUsage, OptInPlansAreMeasuredAgainstTheOptInCeiling) {

@@ -81,3 +81,46 @@ TEST(KernelChoice, EveryPlannedSymbolIsDeclared) {
 
 }  // namespace
 }  // namespace tilescope
+
+namespace tilescope {
+namespace {
+
+// The GUI's spin boxes step through steppedValue (issue #15 item 7: M stepped by 1,000 and group_size by
+// 10, 128 -> 138, straight into unsupported shapes).
+TEST(SteppedValue, Log2ParametersStepThroughPowersOfTwo) {
+    const ParameterList& awq = test::kernel("awq_gemm", "gemm").family->parameters();
+    const ParameterSpec& group = awq[static_cast<std::size_t>(parameterIndex(awq, "group_size"))];
+    EXPECT_EQ(steppedValue(group, 128, 1), 256);
+    EXPECT_EQ(steppedValue(group, 128, -1), 64);
+    EXPECT_EQ(steppedValue(group, 100, 1), 128);  // a typed value rejoins the powers of two
+    EXPECT_EQ(steppedValue(group, 100, -1), 64);
+    EXPECT_EQ(steppedValue(group, 1, -1), 1);  // clamped at the parameter's minimum
+    const ParameterSpec& m = awq[static_cast<std::size_t>(parameterIndex(awq, "M"))];
+    EXPECT_EQ(steppedValue(m, 16, 1), 32);
+    EXPECT_EQ(steppedValue(m, 16, 3), 128);  // a held arrow passes several steps
+    EXPECT_EQ(steppedValue(m, 1, -1), 0);
+    EXPECT_EQ(steppedValue(m, 0, 1), 1);
+    EXPECT_EQ(steppedValue(m, 4096, kPageStep), 8192);  // PageUp doubles
+    EXPECT_EQ(steppedValue(m, 4096, -kPageStep), 2048);
+    EXPECT_EQ(steppedValue(m, m.maximum, kPageStep), m.maximum);
+}
+
+TEST(SteppedValue, LinearParametersStepByTheKernelsAlignment) {
+    const ParameterList& attention = test::kernel("attention", "fa2").family->parameters();
+    const ParameterSpec& headDim = attention[static_cast<std::size_t>(parameterIndex(attention, "head_dim"))];
+    EXPECT_EQ(headDim.alignment, 8);
+    EXPECT_EQ(steppedValue(headDim, 128, 1), 136);
+    EXPECT_EQ(steppedValue(headDim, 128, -1), 120);
+    EXPECT_EQ(steppedValue(headDim, 130, 1), 136);  // off the grid: to the next multiple
+    EXPECT_EQ(steppedValue(headDim, 130, -1), 128);
+    EXPECT_EQ(steppedValue(headDim, 128, kPageStep), 256);
+    EXPECT_EQ(steppedValue(headDim, 1000, kPageStep), 1024);  // clamped at head_dim's maximum
+    const ParameterSpec& causal = attention[static_cast<std::size_t>(parameterIndex(attention, "causal"))];
+    EXPECT_EQ(steppedValue(causal, 0, 1), 1);
+    EXPECT_EQ(steppedValue(causal, 1, 1), 1);
+    const ParameterSpec& splits = attention[static_cast<std::size_t>(parameterIndex(attention, "num_splits"))];
+    EXPECT_EQ(steppedValue(splits, 7, 1), 8);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -86,6 +86,34 @@ TEST(TimelineLayout, ASampleTraceGivesOneBarPerRecord) {
     EXPECT_GT(bars, 0U);
 }
 
+// Issue #15 item 13: the alexnet sample opened on 12.8 s with its kernels crowded at the end (one
+// warm-up kernel 10.9 s before the profiled step). It opens on the busy stretch; "Whole trace" shows all.
+TEST(TimelineLayout, OpensOnTheBusyStretchAndResetShowsTheWholeTrace) {
+    auto trace = openTraceFile(TILESCOPE_SOURCE_DIR "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels());
+    ASSERT_TRUE(trace) << trace.error();
+    TimelineLayout layout = TimelineLayout::fromTrace(*trace);
+    const std::int64_t whole = layout.endNs() - layout.beginNs();
+    const std::int64_t view = layout.viewEndNs() - layout.viewBeginNs();
+    EXPECT_GT(whole, 12'000'000'000);  // 12.8 s from the first kernel to the last
+    EXPECT_LT(4 * view, whole);
+    std::size_t bars = 0, visible = 0;
+    for (const auto& lane : layout.lanes())
+        for (const auto& b : lane.bars) {
+            ++bars;
+            visible += b.startNs >= layout.viewBeginNs() && b.endNs <= layout.viewEndNs();
+        }
+    EXPECT_GE(static_cast<double>(visible), TimelineLayout::kBusyShare * static_cast<double>(bars));
+    layout.resetView();
+    EXPECT_EQ(layout.viewBeginNs(), layout.beginNs());
+    EXPECT_EQ(layout.viewEndNs(), layout.endNs());
+}
+
+TEST(TimelineLayout, ATraceWithoutOutliersOpensWhole) {
+    const TimelineLayout layout = TimelineLayout::fromTrace(test::fixtureTrace());
+    EXPECT_EQ(layout.viewBeginNs(), layout.beginNs());
+    EXPECT_EQ(layout.viewEndNs(), layout.endNs());
+}
+
 TEST(TimelineLayout, AnEmptyTraceHasNoLanes) {
     TimelineLayout layout = TimelineLayout::fromTrace(Trace{});
     layout.setWidth(100.0);

@@ -5,6 +5,11 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
+#include <QScrollBar>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -68,6 +73,7 @@ private slots:
     void fakeWorker();
     void exportsReports();
     void unsavedRunsAreNotLostSilently();
+    void anotherTraceOpensAtItsFirstColumn();
 };
 
 void TraceWindowTest::opensEveryTrace_data() {
@@ -85,6 +91,15 @@ void TraceWindowTest::opensEveryTrace() {
     capture(window, captured);
     QVERIFY(openAndWait(window, path));
     QVERIFY2(captured.texts.isEmpty(), qPrintable(captured.texts.join(QLatin1Char('\n'))));
+    // Issue #15 item 11: a trace as read is not "unsaved" (the "*" that Quit then did not ask about).
+    QVERIFY(!window.document()->isModified());
+    int traceLabels = 0;
+    for (const QLabel* label : window.statusBar()->findChildren<QLabel*>()) {
+        if (!label->text().startsWith(QStringLiteral("trace: "))) continue;
+        ++traceLabels;
+        QVERIFY2(!label->text().contains(QLatin1Char('*')), qPrintable(label->text()));
+    }
+    QCOMPARE(traceLabels, 1);
     auto expected = openTraceFile(path.toStdString(), builtinKernels());
     QVERIFY(expected.ok());
     RunModel* model = window.runsPage()->model();
@@ -163,9 +178,18 @@ void TraceWindowTest::selectingARunMovesTheShape() {
     const Trace& trace = window.document()->trace();
     QVERIFY(trace.runs.size() >= 2);
     const Run& run = trace.runs[1];
+    const Shape before = window.state()->shape();
+    const std::string familyBefore(window.state()->kernel().family->name());
+    // Issue #15 item 10: a single click replaced the shape, device and kernel with no undo.
     QVERIFY(window.runsPage()->selectRow(1));
+    QCOMPARE(window.state()->shape(), before);
+    QVERIFY(window.runsPage()->applySelectedRun());
     QCOMPARE(window.state()->kernel().family->name(), run.plan.family);
     QCOMPARE(window.state()->shape(), run.plan.shape);
+    QVERIFY(window.undoAction()->isEnabled());
+    window.undoAction()->trigger();  // one step back to where the user was
+    QCOMPARE(std::string(window.state()->kernel().family->name()), familyBefore);
+    QCOMPARE(window.state()->shape(), before);
 }
 
 void TraceWindowTest::samplesFolderIsFound() {
@@ -353,6 +377,24 @@ void TraceWindowTest::unsavedRunsAreNotLostSilently() {
     QVERIFY(window.close());
     QCOMPARE(asked.size(), 4);
     QVERIFY2(captured.texts.isEmpty(), qPrintable(captured.texts.join(QStringLiteral("; "))));
+}
+
+// Issue #15 item 11: the Runs table's horizontal scroll position carried over from the last trace.
+void TraceWindowTest::anotherTraceOpensAtItsFirstColumn() {
+    MainWindow window(false);
+    window.resize(700, 500);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString samples = kSource + QStringLiteral("/resources/samples/");
+    QVERIFY(openAndWait(window, samples + QStringLiteral("tracelens_bert-small_h100.json.gz")));
+    auto* table = window.runsPage()->findChild<QTableView*>(QStringLiteral("runsTable"));
+    QVERIFY(table);
+    window.pages()->setCurrentWidget(window.runsPage());
+    QTRY_VERIFY(table->horizontalScrollBar()->maximum() > 0);
+    table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+    QVERIFY(table->horizontalScrollBar()->value() > 0);
+    QVERIFY(openAndWait(window, samples + QStringLiteral("hta_alexnet_a100.json.gz")));
+    QCOMPARE(table->horizontalScrollBar()->value(), 0);
 }
 
 QTEST_MAIN(TraceWindowTest)
