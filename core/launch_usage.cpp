@@ -69,7 +69,7 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
                                      kRegisterAllocationUnit * kRegisterAllocationUnit;
         regsBlock.value = static_cast<double>(perWarp * warps);
     } else {
-        regs.unknownWhy = regsBlock.unknownWhy = "no ptxas register table for this kernel and architecture in this build";
+        regs.unknownWhy = regsBlock.unknownWhy = "not in this build's ptxas register table";
     }
     rows.push_back(regs);
     rows.push_back(regsBlock);

@@ -37,7 +37,14 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
     m_plot->xAxis->setLabel(tr("% of the device limit"));
     m_plot->yAxis->setTickLabelPadding(8);
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend gets its own row under the chart: a bar's label can reach any corner of the axis
+    // rect (an over-limit grid.y at the top, the waves reason at the bottom; issue #15 item 12).
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->applyPalette();
 
     m_table->setModel(m_model);
