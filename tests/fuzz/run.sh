@@ -38,7 +38,7 @@ seeds() {  # harness corpus-dir: copies that harness' seed inputs from tests/dat
         { cat "$d/config.json"; printf '\0'; cat "$d/quant_config.json"; } >"$dir/$(basename "$d").bin"
       done
       cp resources/models/*.json "$dir/" ;;
-    fuzz_log_diagnoser) cp tests/data/logs/*.log tests/data/diagnose_* "$dir/" ;;
+    fuzz_log_diagnoser) cp tests/data/logs/*.log tests/data/diagnose_*.log tests/data/diagnose_*.bin tests/data/diagnose_corpus/*.log "$dir/" ;;
     fuzz_shape_planner) cp tests/fuzz/seeds/fuzz_shape_planner/* "$dir/" ;;
   esac
 }
