@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
+#include "core/launch_checks.h"
 #include "core/record_flags.h"
+#include "core/text_format.h"
 #include "core/trace_summary.h"
 
 namespace tilescope {
@@ -71,6 +75,8 @@ std::string failureOf(const Run& run) {
 struct Table {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
+    std::vector<int> widthsPct;  // per column, 0 = as wide as it needs; empty: all automatic
+    int nameColumn = -1;         // kernel names: monospace, in the widest column
 };
 
 struct Section {
@@ -78,18 +84,85 @@ struct Section {
     std::vector<std::string> paragraphs;  // plain text
     std::vector<std::string> bullets;
     Table table;
+    std::vector<std::string> footnotes;  // "[n] full kernel name" for elided cells
+    std::vector<ReportPlot> figures;     // after the table, captioned by their title
 };
 
-struct FlaggedRecord {
-    const KernelRecord* record;
-    RecordFlags flags;
-};
+// The middle of a very long name elided, its full text kept as the section's next footnote.
+std::string nameCell(const std::string& name, std::vector<std::string>& footnotes) {
+    if (name.size() <= kReportMaxNameChars) return name;
+    constexpr std::size_t kHead = 110, kTail = 50;
+    footnotes.push_back("[" + std::to_string(footnotes.size() + 1) + "] " + name);
+    return name.substr(0, kHead) + " \u2026 " + name.substr(name.size() - kTail) + " [" + std::to_string(footnotes.size()) + "]";
+}
 
-std::vector<Section> sectionsOf(const Trace& trace) {
+std::string deviceText(const DeviceSpec& d) { return d.id + " \u2014 " + d.name + ", " + d.archName(); }
+
+std::string verdictText(const LaunchPlan& p) {
+    if (p.ok()) return "ok";
+    return std::string(verdictName(p.verdict)) + (p.message.empty() ? "" : ": " + p.message);
+}
+
+// One column of the explorer's table: what the plan says on one device.
+std::vector<std::string> planColumn(const LaunchPlan& p, const DeviceSpec& device) {
+    const bool launched = p.verdict >= Verdict::InvalidLaunch;
+    std::string occupancy = "occupancy unknown";
+    if (p.occupancy)
+        occupancy = fixed(p.occupancy->occupancyPct, 1) + " % (" + std::to_string(p.occupancy->activeBlocksPerSm) + " blocks per SM), " +
+                    fixed(p.occupancy->waves, 2) + " waves";
+    else if (p.ok())
+        occupancy = "occupancy unknown (needs the register count)";
+    return {deviceText(device),
+            verdictText(p),
+            p.limit ? std::string(p.limit->name) + " = " + withThousands(p.limit->limit) + ", actual " + withThousands(p.limit->actual)
+                    : "\u2014",
+            p.cudaError ? describeCudaError(p, device.cudaRuntime) : "\u2014",
+            p.fix.empty() ? (p.ok() ? "\u2014" : "(none found)") : p.fix,
+            launched ? "grid " + dims(p.grid) + " = " + withThousands(p.grid.volume()) + " blocks of " + dims(p.block) + " = " +
+                           withThousands(p.threadsPerBlock()) + " threads"
+                     : "\u2014",
+            launched ? withThousands(p.totalSmem()) + " B (static " + withThousands(p.staticSmem) + ", dynamic " + withThousands(p.dynamicSmem) + ")"
+                     : "\u2014",
+            launched ? (p.registers ? std::to_string(*p.registers) + " registers per thread; " : "registers unknown; ") + occupancy : "\u2014",
+            p.tile.empty() ? "\u2014" : std::string(p.tile),
+            p.note.empty() ? "\u2014" : p.note};
+}
+
+std::vector<Section> explorerSections(const ReportExplorer& e) {
+    std::vector<Section> sections;
+    const LaunchPlan& p = e.plan;
+    Section current{"Current shape: " + std::string(p.family) + " / " + std::string(p.variant), {}, {}, {}, {}, {}};
+    current.bullets.push_back("kernel: " + std::string(p.family) + " / " + std::string(p.variant) +
+                              (p.kernelSymbol.empty() ? "" : " (" + std::string(p.kernelSymbol) + ")"));
+    current.bullets.push_back("shape: " + formatShape(p.shape, e.parameters));
+    const bool compare = e.compareDevice && e.comparePlan;
+    current.table.header = {"", "device"};
+    if (compare) current.table.header.push_back("compare device");
+    static const std::vector<std::string> kRows{"device", "verdict", "limit", "CUDA error", "fix", "launch",
+                                                "shared memory", "registers, occupancy", "tile", "note"};
+    const auto first = planColumn(p, e.device);
+    const auto second = compare ? planColumn(*e.comparePlan, *e.compareDevice) : std::vector<std::string>{};
+    for (std::size_t i = 0; i < kRows.size(); ++i) {
+        if (first[i] == "\u2014" && (!compare || second[i] == "\u2014")) continue;  // nothing to say on either device
+        std::vector<std::string> row{kRows[i], first[i]};
+        if (compare) row.push_back(second[i]);
+        current.table.rows.push_back(std::move(row));
+    }
+    current.table.widthsPct = compare ? std::vector<int>{14, 43, 43} : std::vector<int>{14, 86};
+    sections.push_back(std::move(current));
+    if (e.map) {
+        ReportPlot plot = *e.map;  // the legend goes into the caption, under the map
+        if (!e.mapLegend.empty()) plot.title += ". " + e.mapLegend;
+        sections.push_back({"Boundary map", {}, {}, {}, {}, {std::move(plot)}});
+    }
+    return sections;
+}
+
+std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportPlot>& plots) {
     std::vector<Section> sections;
     const auto flags = flagRecords(trace, trace.records);
 
-    Section summary{"Summary", {}, {}, {}};
+    Section summary{"Trace summary", {}, {}, {}, {}, {}};
     std::size_t measured = 0, failedPlans = 0, failedRuns = 0, flagged = 0;
     for (const auto& run : trace.runs) {
         measured += run.kind == RunKind::Measured;
@@ -107,19 +180,15 @@ std::vector<Section> sectionsOf(const Trace& trace) {
                               std::to_string(failedPlans) + " plans fail, " + std::to_string(failedRuns) + " GPU runs failed");
     summary.bullets.push_back(std::to_string(trace.records.size()) + " recorded kernels; " + std::to_string(flagged) +
                               " break a launch limit or carry a wrong profiler occupancy");
+    std::string deviceIds;
+    for (const auto& d : trace.devices) deviceIds += (deviceIds.empty() ? "" : ", ") + d.id;
+    summary.bullets.push_back("devices: " + (deviceIds.empty() ? std::string("none whose limits are known") : deviceIds) +
+                              " (their limits in the last table)");
+    // Notes here, not at the end, so a few lines never stand alone on a last page.
+    for (const auto& note : trace.notes) summary.bullets.push_back("note: " + note);
     sections.push_back(std::move(summary));
 
-    Section devices{"Devices", {}, {}, {{"id", "name", "cc", "SMs", "threads/block", "regs/SM", "smem/block (B)",
-                                         "smem/block opt-in (B)", "smem/SM (B)", "blocks/SM", "threads/SM", "memory (MiB)", "source"}, {}}};
-    for (const auto& d : trace.devices)
-        devices.table.rows.push_back({d.id, d.name, d.computeCapability.toString(), std::to_string(d.smCount),
-                                      std::to_string(d.maxThreadsPerBlock), std::to_string(d.regsPerSm), std::to_string(d.smemPerBlock),
-                                      std::to_string(d.smemPerBlockOptin), std::to_string(d.smemPerSm), std::to_string(d.maxBlocksPerSm),
-                                      std::to_string(d.maxThreadsPerSm), std::to_string(d.memoryBytes >> 20), d.source});
-    if (trace.devices.empty()) devices.paragraphs.push_back("The trace names no device whose limits are known.");
-    sections.push_back(std::move(devices));
-
-    Section failures{"Failures", {}, {}, {{"kernel", "variant", "shape", "device", "verdict / error", "message", "fix"}, {}}};
+    Section failures{"Failures", {}, {}, {{"kernel", "variant", "shape", "device", "verdict / error", "message", "fix"}, {}, {10, 8, 12, 9, 13, 25, 23}, -1}, {}, {}};
     for (const auto& run : trace.runs) {
         const std::string gpuFailure = failureOf(run);
         if (run.plan.ok() && gpuFailure.empty()) continue;
@@ -129,10 +198,12 @@ std::vector<Section> sectionsOf(const Trace& trace) {
                                        run.plan.fix.empty() ? std::string("(none found)") : run.plan.fix});
     }
     if (failures.table.rows.empty()) failures.paragraphs.push_back("No run failed.");
-    sections.push_back(std::move(failures));
+    if (!trace.runs.empty()) sections.push_back(std::move(failures));
+
+    if (!plots.empty()) sections.push_back({"Plots", {}, {}, {}, {}, plots});
 
     if (!trace.records.empty()) {
-        Section marked{"Flagged kernel launches", {}, {}, {{"kernel", "device", "grid", "block", "registers", "smem (B)", "problem"}, {}}};
+        Section marked{"Flagged kernel launches", {}, {}, {{"kernel", "device", "grid", "block", "registers", "smem (B)", "problem"}, {}, {40, 6, 10, 10, 6, 7, 21}, 0}, {}, {}};
         std::size_t count = 0;
         std::map<std::tuple<std::string, int, std::int64_t, std::int64_t>, bool> seen;  // one row per configuration
         for (std::size_t i = 0; i < trace.records.size(); ++i) {
@@ -149,7 +220,7 @@ std::vector<Section> sectionsOf(const Trace& trace) {
             std::string smem = "unknown";
             if (r.sharedMemory) smem = std::to_string(*r.sharedMemory);
             else if (r.staticSmem || r.dynamicSmem) smem = std::to_string(r.staticSmem.value_or(0) + r.dynamicSmem.value_or(0));
-            marked.table.rows.push_back({r.name, std::to_string(r.device), dims(r.grid), dims(r.block),
+            marked.table.rows.push_back({nameCell(r.name, marked.footnotes), std::to_string(r.device), dims(r.grid), dims(r.block),
                                          r.registersPerThread ? std::to_string(*r.registersPerThread) : "unknown",
                                          smem, problem});
         }
@@ -171,37 +242,63 @@ std::vector<Section> sectionsOf(const Trace& trace) {
         }
         std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> sorted(byName.begin(), byName.end());
         std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
-        Section top{"Kernels by total time", {}, {}, {{"kernel", "count", "total (us)", "mean (us)"}, {}}};
+        Section top{"Kernels by total time", {}, {}, {{"kernel", "count", "total (us)", "mean (us)"}, {}, {76, 6, 9, 9}, 0}, {}, {}};
         if (sorted.size() > kReportMaxConfigurations)
             top.paragraphs.push_back("The " + std::to_string(kReportMaxConfigurations) + " longest of " + std::to_string(sorted.size()) + " kernels.");
         for (std::size_t i = 0; i < sorted.size() && i < kReportMaxConfigurations; ++i) {
             const auto& [name, figures] = sorted[i];
-            top.table.rows.push_back({name, std::to_string(figures.first), fixed(static_cast<double>(figures.second) / 1000.0, 3),
+            top.table.rows.push_back({nameCell(name, top.footnotes), std::to_string(figures.first), fixed(static_cast<double>(figures.second) / 1000.0, 3),
                                       fixed(static_cast<double>(figures.second) / 1000.0 / static_cast<double>(figures.first), 3)});
         }
         sections.push_back(std::move(top));
     }
 
     if (!trace.runs.empty()) {
-        Section runs{"Runs", {}, {}, {{"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block", "smem (B)", "registers", "occupancy %"}, {}}};
+        Section runs{"Runs", {}, {}, {{"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block", "smem (B)", "registers", "occupancy %", "duration (us)"}, {}, {}, -1}, {}, {}};
         for (const auto& run : trace.runs) {
             const LaunchPlan& p = run.plan;
             runs.table.rows.push_back({std::string(runKindName(run.kind)), std::string(p.family), std::string(p.variant),
                                        formatShape(p.shape, run.parameters), p.deviceId, std::string(verdictName(p.verdict)), dims(p.grid),
                                        dims(p.block), std::to_string(p.totalSmem()), p.registers ? std::to_string(*p.registers) : "unknown",
-                                       p.occupancy ? fixed(p.occupancy->occupancyPct, 1) : "unknown"});
+                                       p.occupancy ? fixed(p.occupancy->occupancyPct, 1) : "unknown", runDurationText(run)});
         }
         sections.push_back(std::move(runs));
     }
-    if (!trace.notes.empty()) sections.push_back({"Notes", {}, trace.notes, {}});
+
+    Section devices{"Devices", {}, {}, {{"id", "name", "cc", "SMs", "threads/block", "regs/SM", "smem/block (B)",
+                                         "smem/block opt-in (B)", "smem/SM (B)", "blocks/SM", "threads/SM", "memory (MiB)", "source"}, {}, {6, 12, 4, 4, 6, 6, 7, 7, 7, 5, 6, 6, 24}, -1}, {}, {}};
+    for (const auto& d : trace.devices)
+        devices.table.rows.push_back({d.id, d.name, d.computeCapability.toString(), std::to_string(d.smCount),
+                                      std::to_string(d.maxThreadsPerBlock), std::to_string(d.regsPerSm), std::to_string(d.smemPerBlock),
+                                      std::to_string(d.smemPerBlockOptin), std::to_string(d.smemPerSm), std::to_string(d.maxBlocksPerSm),
+                                      std::to_string(d.maxThreadsPerSm), std::to_string(d.memoryBytes >> 20), d.source});
+    if (trace.devices.empty()) devices.paragraphs.push_back("The trace names no device whose limits are known.");
+    sections.push_back(std::move(devices));
     return sections;
 }
 
+bool traceIsEmpty(const Trace* trace) { return !trace || (trace->runs.empty() && trace->records.empty() && trace->sweeps.empty()); }
+
+std::vector<Section> sectionsOf(const ReportContent& content) {
+    std::vector<Section> sections;
+    if (content.explorer) sections = explorerSections(*content.explorer);
+    if (!traceIsEmpty(content.trace)) {
+        auto traceParts = traceSections(*content.trace, content.tracePlots);
+        sections.insert(sections.end(), std::make_move_iterator(traceParts.begin()), std::make_move_iterator(traceParts.end()));
+    }
+    return sections;
+}
+
+// Tables fill the width so that the percentages above hold; headers repeat on each PDF page
+// (<thead>); a name column is monospace. QTextDocument (the PDF) reads the same markup.
 constexpr std::string_view kStyle =
     "body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}"
-    "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:90%}"
+    "h1{margin-bottom:0.2em}p.subtitle{color:#555;margin-top:0}"
+    "table{border-collapse:collapse;margin:0.5em 0 1.2em;font-size:90%}"
     "th,td{border:1px solid #bbb;padding:3px 6px;text-align:left;vertical-align:top}"
-    "th{background:#eee}td{word-break:break-word}figure{margin:1em 0}img{max-width:100%;border:1px solid #ccc}";
+    "th{background:#eee}td{word-break:break-word}td.name{font-family:monospace;font-size:90%}"
+    "p.footnote{font-family:monospace;font-size:80%;color:#444;margin:0}"
+    "figure{margin:1em 0}img{max-width:100%;border:1px solid #ccc}";
 
 std::string markdownCell(const std::string& text) {
     std::string out;
@@ -217,12 +314,48 @@ std::string markdownCell(const std::string& text) {
 
 }  // namespace
 
-std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title) {
+std::string runDurationText(const Run& run) {
+    if (!run.gpu) return "predicted";
+    if (!failureOf(run).empty() && (!run.gpu->launch.ok() || !run.gpu->synchronize.ok())) return "\u2014, failed";
+    std::optional<double> us;
+    if (run.gpu->timing && run.gpu->timing->repeats > 0) {
+        us = run.gpu->timing->medianUs;
+    } else if (!run.gpu->records.empty()) {
+        std::int64_t ns = 0;
+        for (const auto& r : run.gpu->records) ns += r.durationNs();
+        us = static_cast<double>(ns) / 1000.0;
+    }
+    if (!us) return failureOf(run).empty() ? "\u2014" : "\u2014, failed";
+    return fixed(*us, 3) + (failureOf(run).empty() ? "" : ", " + failureOf(run));
+}
+
+std::string reportBaseName(std::string_view traceFileName, std::string_view family, std::string_view variant, std::string_view shapeText) {
+    std::string base(traceFileName);
+    if (const auto slash = base.find_last_of("/\\"); slash != std::string::npos) base.erase(0, slash + 1);
+    for (std::string_view ending : {".gz", ".json", ".tilescope"})
+        if (base.size() > ending.size() && base.compare(base.size() - ending.size(), ending.size(), ending) == 0) base.resize(base.size() - ending.size());
+    if (base.empty() || base == "untitled") {
+        base = std::string(family);
+        if (!variant.empty()) base += "-" + std::string(variant);
+        if (!shapeText.empty()) base += "-" + std::string(shapeText);
+        if (base.empty()) base = "tilescope";
+    }
+    std::string out;
+    for (char c : base) {
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+        if (keep) out += c;
+        else if (c == ',' || c == ' ' || c == '/') out += '-';
+        // '=' and the rest drop out: "M=1,N=4096" -> "M1-N4096"
+    }
+    return out + "-report";
+}
+
+std::string reportHtml(const ReportContent& content) {
     std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << htmlEscape(title) << "</title>\n<style>"
-        << kStyle << "</style>\n</head>\n<body>\n<h1>" << htmlEscape(title) << "</h1>\n";
-    const auto sections = sectionsOf(trace);
-    auto writeSection = [&](const Section& s) {
+    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << htmlEscape(content.title) << "</title>\n<style>"
+        << kStyle << "</style>\n</head>\n<body>\n<h1>" << htmlEscape(content.title) << "</h1>\n";
+    if (!content.subtitle.empty()) out << "<p class=\"subtitle\">" << htmlEscape(content.subtitle) << "</p>\n";
+    for (const Section& s : sectionsOf(content)) {
         out << "<h2>" << htmlEscape(s.title) << "</h2>\n";
         for (const auto& p : s.paragraphs) out << "<p>" << htmlEscape(p) << "</p>\n";
         if (!s.bullets.empty()) {
@@ -230,45 +363,45 @@ std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots,
             for (const auto& b : s.bullets) out << "<li>" << htmlEscape(b) << "</li>\n";
             out << "</ul>\n";
         }
-        if (!s.table.header.empty() && !s.table.rows.empty()) {
-            out << "<table>\n<tr>";
-            for (const auto& h : s.table.header) out << "<th>" << htmlEscape(h) << "</th>";
-            out << "</tr>\n";
-            for (const auto& row : s.table.rows) {
+        const Table& t = s.table;
+        if (!t.header.empty() && !t.rows.empty()) {
+            out << "<table width=\"100%\">\n<thead><tr>";
+            for (std::size_t c = 0; c < t.header.size(); ++c) {
+                out << "<th";
+                if (c < t.widthsPct.size() && t.widthsPct[c] > 0) out << " width=\"" << t.widthsPct[c] << "%\"";
+                out << '>' << htmlEscape(t.header[c]) << "</th>";
+            }
+            out << "</tr></thead>\n";
+            for (const auto& row : t.rows) {
                 out << "<tr>";
-                for (const auto& cell : row) out << "<td>" << htmlEscape(cell) << "</td>";
+                for (std::size_t c = 0; c < row.size(); ++c)
+                    out << (static_cast<int>(c) == t.nameColumn ? "<td class=\"name\">" : "<td>") << htmlEscape(row[c]) << "</td>";
                 out << "</tr>\n";
             }
             out << "</table>\n";
         }
-    };
-    for (std::size_t i = 0; i < sections.size(); ++i) {
-        writeSection(sections[i]);
-        if (i == 0 && !plots.empty()) {  // plots right after the summary
-            out << "<h2>Plots</h2>\n";
-            for (const auto& plot : plots)
-                out << "<figure id=\"" << htmlEscape(plot.fileName) << "\"><img alt=\"" << htmlEscape(plot.title)
-                    << "\" src=\"data:image/png;base64," << base64Encode(plot.png) << "\"><figcaption>" << htmlEscape(plot.title)
-                    << "</figcaption></figure>\n";
-        }
+        for (const auto& f : s.footnotes) out << "<p class=\"footnote\">" << htmlEscape(f) << "</p>\n";
+        for (const auto& plot : s.figures)
+            out << "<figure id=\"" << htmlEscape(plot.fileName) << "\"><img alt=\"" << htmlEscape(plot.title)
+                << "\" src=\"data:image/png;base64," << base64Encode(plot.png) << "\"><figcaption>" << htmlEscape(plot.title)
+                << "</figcaption></figure>\n";
     }
     out << "</body>\n</html>\n";
     return out.str();
 }
 
-std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title, std::string_view plotFolder) {
+std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder) {
     std::ostringstream out;
-    out << "# " << markdownCell(std::string(title)) << "\n\n";
-    const auto sections = sectionsOf(trace);
-    for (std::size_t i = 0; i < sections.size(); ++i) {
-        const Section& s = sections[i];
-        out << "## " << s.title << "\n\n";
+    out << "# " << markdownCell(content.title) << "\n\n";
+    if (!content.subtitle.empty()) out << markdownCell(content.subtitle) << "\n\n";
+    for (const Section& s : sectionsOf(content)) {
+        out << "## " << markdownCell(s.title) << "\n\n";
         for (const auto& p : s.paragraphs) out << markdownCell(p) << "\n\n";
         for (const auto& b : s.bullets) out << "- " << markdownCell(b) << '\n';
         if (!s.bullets.empty()) out << '\n';
         if (!s.table.header.empty() && !s.table.rows.empty()) {
             out << '|';
-            for (const auto& h : s.table.header) out << ' ' << h << " |";
+            for (const auto& h : s.table.header) out << ' ' << markdownCell(h) << " |";
             out << "\n|";
             for (std::size_t c = 0; c < s.table.header.size(); ++c) out << "---|";
             out << '\n';
@@ -279,13 +412,18 @@ std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& pl
             }
             out << '\n';
         }
-        if (i == 0 && !plots.empty()) {
-            out << "## Plots\n\n";
-            for (const auto& plot : plots)
-                out << "![" << markdownCell(plot.title) << "](" << plotFolder << '/' << plot.fileName << ")\n\n";
-        }
+        for (const auto& f : s.footnotes) out << markdownCell(f) << "\n\n";
+        for (const auto& plot : s.figures) out << "![" << markdownCell(plot.title) << "](" << plotFolder << '/' << plot.fileName << ")\n\n";
     }
     return out.str();
+}
+
+std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title) {
+    return reportHtml(ReportContent{std::string(title), {}, &trace, plots, std::nullopt});
+}
+
+std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title, std::string_view plotFolder) {
+    return reportMarkdown(ReportContent{std::string(title), {}, &trace, plots, std::nullopt}, plotFolder);
 }
 
 }  // namespace tilescope

@@ -51,6 +51,51 @@ TEST(ReportText, MarkdownReferencesThePlotFilesAndKeepsTablesIntact) {
     EXPECT_NE(md.find("## Failures"), std::string::npos);
 }
 
+TEST(ReportText, FailedRunShowsNoDurationAndRunsTableSaysSo) {
+    const Trace trace = test::fixtureTrace();
+    ASSERT_TRUE(trace.runs[3].gpu && !trace.runs[3].gpu->launch.ok());  // cudaErrorInvalidConfiguration, no kernel ran
+    EXPECT_EQ(runDurationText(trace.runs[3]), "\u2014, failed");
+    EXPECT_EQ(runDurationText(trace.runs[0]), "predicted");
+    const std::string html = reportHtml(trace, {}, "r");
+    EXPECT_NE(html.find("<th>duration (us)</th>"), std::string::npos);
+    EXPECT_NE(html.find("<td>\u2014, failed</td></tr>"), std::string::npos);
+    EXPECT_EQ(html.find("<td>0.000</td>"), std::string::npos);
+    EXPECT_NE(reportMarkdown(trace, {}, "r", "f").find("| \u2014, failed |"), std::string::npos);
+}
+
+TEST(ReportText, BaseNameDropsTheJsonEndingOrNamesTheKernelAndShape) {
+    EXPECT_EQ(reportBaseName("alexnet.json.gz"), "alexnet-report");
+    EXPECT_EQ(reportBaseName("/data/bert.json"), "bert-report");
+    EXPECT_EQ(reportBaseName("run.tilescope.json"), "run-report");
+    EXPECT_EQ(reportBaseName("", "awq_gemm", "gemm", "M=1,N=4096,K=4096"), "awq_gemm-gemm-M1-N4096-K4096-report");
+    EXPECT_EQ(reportBaseName("untitled", "attention", "fa2", "batch=1"), "attention-fa2-batch1-report");
+}
+
+TEST(ReportText, ExplorerSectionShowsBothDevicesVerdictLimitAndFix) {
+    const DeviceSpec& t4 = *DeviceDatabase::embedded().find("t4");
+    const DeviceSpec& h100 = *DeviceDatabase::embedded().find("h100-sxm");
+    auto kernel = resolveKernel(builtinKernels(), "attention", "fa2");
+    ASSERT_TRUE(kernel);
+    ReportContent content;
+    content.title = "r";
+    content.explorer = ReportExplorer{kernel->family->parameters(), t4, test::planFor("attention", "fa2", "batch=1", t4), h100,
+                                      test::planFor("attention", "fa2", "batch=1", h100), ReportPlot{"Boundary map on t4", "boundary-map.png", "PNG"},
+                                      "legend <text>"};
+    const LaunchPlan& plan = content.explorer->plan;
+    ASSERT_FALSE(plan.ok());
+    const std::string html = reportHtml(content);
+    EXPECT_NE(html.find("Current shape: attention / fa2"), std::string::npos);
+    EXPECT_NE(html.find(">compare device</th>"), std::string::npos);
+    EXPECT_NE(html.find(htmlEscape(plan.message)), std::string::npos);
+    EXPECT_NE(html.find(htmlEscape(plan.fix)), std::string::npos);
+    if (plan.limit) {
+        EXPECT_NE(html.find(std::string(plan.limit->name)), std::string::npos);
+    }
+    EXPECT_NE(html.find("id=\"boundary-map.png\""), std::string::npos);
+    EXPECT_NE(html.find("legend &lt;text&gt;"), std::string::npos);
+    EXPECT_EQ(html.find("Trace summary"), std::string::npos);  // no trace, no trace sections
+}
+
 TEST(RecordFlags, AlexnetSampleFlagsTheKernelsKinetoGaveZeroOccupancy) {
     // resources/samples/README.md: 6 kernels with 67,584 B that Kineto reports at 0 % (12.5 % by cuda_occupancy.h).
     auto trace = openTraceFile(TILESCOPE_SOURCE_DIR "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels());
