@@ -5,6 +5,7 @@
 
 #include "kernels/attention/plan.h"
 #include "kernels/attention/split_kv_index.h"
+#include "plan_rows.h"
 #include "test_support.h"
 
 namespace tilescope {
@@ -76,48 +77,47 @@ TEST(AttentionFa2, PreAmpereIsUnsupportedDevice) {
                      "shape runs on a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090");
 }
 
-TEST(AttentionFa2, HeadDimAbove256) {
-    const LaunchPlan p = plan("attention", "fa2", hd(264), "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "FlashAttention forward only supports head dimension at most 256");
-    EXPECT_EQ(limitName(p), "head_dim");
-    EXPECT_EQ(p.limit->limit, 256);
-    EXPECT_EQ(p.limit->actual, 264);
-    // head_dim_v stays 264, so no head_dim alone passes; no device helps either.
-    EXPECT_EQ(p.fix, "route head_dim > 256 to another backend (e.g. sm120_tile_search, or PyTorch SDPA)");
-}
+// ---- shapes the planners refuse, one row each -------------------------------------------
 
-TEST(AttentionFa2, HeadDimMultipleOf8) {
-    const LaunchPlan p = plan("attention", "fa2", hd(100), "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "query, key, value, and out_ must have a head_size that is a multiple of 8");
-    EXPECT_EQ(limitName(p), "head_dim % 8");
-    // The size check comes before the multiple-of-8 check.
-    EXPECT_EQ(plan("attention", "fa2", hd(260), "h100-sxm").message,
-              "FlashAttention forward only supports head dimension at most 256");
-}
+class AttentionRefuses : public testing::TestWithParam<test::RefusalRow> {};
 
-TEST(AttentionFa2, HeadDimVMustEqualHeadDim) {
-    const LaunchPlan p = plan("attention", "fa2", "head_dim=128,head_dim_v=64", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "FlashAttention-2 forward needs head_dim_v == head_dim (got 128 and 64)");
-    EXPECT_EQ(limitName(p), "head_dim_v");
-    EXPECT_EQ(p.fixShape.value()[5], 128);
-}
+TEST_P(AttentionRefuses, WithUpstreamsMessageLimitAndFix) { test::expectRefusal("attention", GetParam()); }
 
-TEST(AttentionFa2, BatchAndHeadsAtMost65535) {
-    // Small tokens so that memory does not fail first.
-    const LaunchPlan b = plan("attention", "fa2", "batch=65536,seqlen_q=1,seqlen_k=1,heads=1", "h100-sxm");
-    EXPECT_EQ(b.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(limitName(b), "max_grid_dim_y");
-    EXPECT_EQ(b.limit->actual, 65536);
-    EXPECT_EQ(b.fixShape.value()[0], 65535);
-    const LaunchPlan h = plan("attention", "fa2", "batch=1,seqlen_q=1,seqlen_k=1,heads=65536", "h100-sxm");
-    EXPECT_EQ(h.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(limitName(h), "max_grid_dim_z");
-    EXPECT_EQ(h.fixShape.value()[3], 65535);
-    EXPECT_EQ(h.message, test::defaultLaunchRejection().message);
-}
+INSTANTIATE_TEST_SUITE_P(
+    Rows, AttentionRefuses,
+    testing::Values(
+        // head_dim_v stays 264, so no head_dim alone passes; no device helps either.
+        test::RefusalRow{.name = "Fa2HeadDimAbove256", .variant = "fa2", .shape = "head_dim=264,head_dim_v=264",
+                         .message = "FlashAttention forward only supports head dimension at most 256",
+                         .limit = "head_dim", .limitValue = 256, .actual = 264,
+                         .fix = "route head_dim > 256 to another backend (e.g. sm120_tile_search, or PyTorch SDPA)"},
+        test::RefusalRow{.name = "Fa2HeadDimMultipleOf8", .variant = "fa2", .shape = "head_dim=100,head_dim_v=100",
+                         .message = "query, key, value, and out_ must have a head_size that is a multiple of 8",
+                         .limit = "head_dim % 8"},
+        // The size check comes before the multiple-of-8 check.
+        test::RefusalRow{.name = "Fa2SizeBeforeMultipleOf8", .variant = "fa2", .shape = "head_dim=260,head_dim_v=260",
+                         .message = "FlashAttention forward only supports head dimension at most 256"},
+        test::RefusalRow{.name = "Fa2HeadDimVEqualsHeadDim", .variant = "fa2", .shape = "head_dim=128,head_dim_v=64",
+                         .message = "FlashAttention-2 forward needs head_dim_v == head_dim (got 128 and 64)",
+                         .limit = "head_dim_v", .fixParameter = 5, .fixValue = 128},
+        // Batch and heads at most 65,535 (grid y and z); small tokens so that memory does not fail first.
+        test::RefusalRow{.name = "Fa2BatchOnGridY", .variant = "fa2", .shape = "batch=65536,seqlen_q=1,seqlen_k=1,heads=1",
+                         .verdict = Verdict::InvalidLaunch, .limit = "max_grid_dim_y", .actual = 65536,
+                         .fixParameter = 0, .fixValue = 65535},
+        test::RefusalRow{.name = "Fa2HeadsOnGridZ", .variant = "fa2", .shape = "batch=1,seqlen_q=1,seqlen_k=1,heads=65536",
+                         .verdict = Verdict::InvalidLaunch, .launchRejection = true, .limit = "max_grid_dim_z",
+                         .fixParameter = 3, .fixValue = 65535},
+        test::RefusalRow{.name = "Sm120MessageNamesSm89", .variant = "sm120_tile_search",
+                         .shape = "head_dim=512,head_dim_v=512", .verdict = Verdict::NoTileFits,
+                         .message = "(head_dim, head_dim_v)=(512, 512) exceeds SM89 shared-memory capacity (101376 bytes)",
+                         .device = "rtx-4090"},
+        // H100: 1024 needs 131,072 * 3 + 2,048 = 395,264.
+        test::RefusalRow{.name = "Sm120MessageNamesSm90", .variant = "sm120_tile_search",
+                         .shape = "head_dim=1024,head_dim_v=1024", .verdict = Verdict::NoTileFits,
+                         .message = "(head_dim, head_dim_v)=(1024, 1024) exceeds SM90 shared-memory capacity (232448 bytes)"},
+        test::RefusalRow{.name = "Sm120PreAmpere", .variant = "sm120_tile_search", .shape = "head_dim=256,head_dim_v=256",
+                         .verdict = Verdict::UnsupportedDevice, .device = "t4"}),
+    test::rowName);
 
 TEST(AttentionFa2, OutOfMemoryAlongBatch) {
     // Per sequence: Q, K, V, O fp16 = 2048 * 32 * (128 + 256 + 128) * 2 = 67,108,864 B, plus the
@@ -469,17 +469,14 @@ TEST(AttentionSm120, Hdim512OnRtx5090NoTileFits) {
                      "opt-in shared-memory limit; or this shape runs on h100-sxm, h100-pcie, h200, b200");
 }
 
-TEST(AttentionSm120, MessageNamesTheArch) {
-    EXPECT_EQ(plan("attention", "sm120_tile_search", hd(512), "rtx-4090").message,
-              "(head_dim, head_dim_v)=(512, 512) exceeds SM89 shared-memory capacity (101376 bytes)");
+TEST(AttentionSm120, TileFitsAt512OnH100) {
+    // The refusals naming SM89 and SM90 are rows of AttentionRefuses (Sm120MessageNamesSm89, ...Sm90).
     // H100: (64,64) at 512 = 198,656 <= 232,448 fits; 1024 needs 131,072 * 3 + 2,048 = 395,264.
     const LaunchPlan ok = plan("attention", "sm120_tile_search", hd(512), "h100-sxm");
     EXPECT_EQ(ok.verdict, Verdict::Ok);
     EXPECT_EQ(ok.tile, "(64,64)");
     EXPECT_EQ(ok.tileIndex, 1);
     EXPECT_EQ(ok.dynamicSmem, 198656);
-    EXPECT_EQ(plan("attention", "sm120_tile_search", hd(1024), "h100-sxm").message,
-              "(head_dim, head_dim_v)=(1024, 1024) exceeds SM90 shared-memory capacity (232448 bytes)");
 }
 
 TEST(AttentionSm120, CandidateOrderBySize) {
@@ -517,10 +514,6 @@ TEST(AttentionSm120, SmallerOptInFallsToTheNextShearedTile) {
     EXPECT_EQ(p.tileIndex, 1);
     EXPECT_EQ(p.dynamicSmem, 84992);
     EXPECT_EQ(p.grid.x, 2048 / 64);
-}
-
-TEST(AttentionSm120, PreAmpereIsUnsupportedDevice) {
-    EXPECT_EQ(plan("attention", "sm120_tile_search", hd(256), "t4").verdict, Verdict::UnsupportedDevice);
 }
 
 }  // namespace

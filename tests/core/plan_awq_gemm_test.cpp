@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/awq_gemm/plan.h"
+#include "plan_rows.h"
 #include "test_support.h"
 
 namespace tilescope {
@@ -56,47 +57,50 @@ TEST(AwqGemm, PaddingWasteAndDispatchNote) {
               "at M >= 256 vLLM dequantizes and runs an fp16 matmul instead");
 }
 
-TEST(AwqGemm, ShapeChecksInAutoAwqOrder) {
-    const LaunchPlan cta = plan("awq_gemm", "gemm", "N=4100", "h100-sxm");
-    EXPECT_EQ(cta.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(cta.message, "OC is not multiple of cta_N = 64");
-    EXPECT_EQ(limitName(cta), "cta_N");
-    EXPECT_EQ(cta.limit->limit, 64);
-    EXPECT_EQ(cta.limit->actual, 4100);
-    EXPECT_EQ(cta.fix, "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)");
+// ---- shapes the three variants refuse, one row each --------------------------------------
 
-    const LaunchPlan group = plan("awq_gemm", "gemm", "group_size=48", "h100-sxm");
-    EXPECT_EQ(group.message, "Group size should be a multiple of 32");
-    EXPECT_EQ(limitName(group), "group_size % 32");
-    // 32 and 64 are both 16 away and both pass: the smaller wins.
-    EXPECT_EQ(group.fix, "nearest passing group_size: 32 (M=16,N=4096,K=4096,group_size=32)");
+class AwqGemmRefuses : public testing::TestWithParam<test::RefusalRow> {};
 
-    // N=4160 = 65 x 64 passes cta_N but not N % 128.
-    const LaunchPlan ocGroup = plan("awq_gemm", "gemm", "N=4160,group_size=128", "h100-sxm");
-    EXPECT_EQ(ocGroup.message, "OC is not multiple of Group size");
-    EXPECT_EQ(limitName(ocGroup), "N % group_size");
-    EXPECT_EQ(ocGroup.fixShape.value()[1], 4096);  // 4096 and 4224 both 64 away
+TEST_P(AwqGemmRefuses, WithUpstreamsMessageLimitAndFix) { test::expectRefusal("awq_gemm", GetParam()); }
 
-    const LaunchPlan icGroup = plan("awq_gemm", "gemm", "K=4160,group_size=128", "h100-sxm");
-    EXPECT_EQ(icGroup.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(icGroup.message, "IC is not multiple of Group size (K=4160, group_size=128)");
-    EXPECT_EQ(limitName(icGroup), "K % group_size");
-
-    // cta_N is checked first: N=100 fails cta_N although group 48 fails too.
-    EXPECT_EQ(plan("awq_gemm", "gemm", "N=100,group_size=48", "h100-sxm").message, "OC is not multiple of cta_N = 64");
-}
-
-TEST(AwqGemm, ZeroMOrZeroNGivesAZeroGrid) {
-    const LaunchPlan m0 = plan("awq_gemm", "gemm", "M=0", "h100-sxm");
-    EXPECT_EQ(m0.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(m0.message, test::defaultLaunchRejection().message);
-    EXPECT_EQ(limitName(m0), "min_grid_dim_x");
-    EXPECT_EQ(m0.limit->limit, 1);
-    EXPECT_EQ(m0.limit->actual, 0);
-    EXPECT_EQ(m0.cudaError->code, test::defaultLaunchRejection().error.code);
-    EXPECT_EQ(m0.fix, "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128)");
-    EXPECT_EQ(plan("awq_gemm", "gemm", "N=0", "h100-sxm").verdict, Verdict::InvalidLaunch);
-}
+INSTANTIATE_TEST_SUITE_P(
+    Rows, AwqGemmRefuses,
+    testing::Values(
+        // gemm: AutoAWQ's checks in its order.
+        test::RefusalRow{.name = "GemmCtaN", .variant = "gemm", .shape = "N=4100",
+                         .message = "OC is not multiple of cta_N = 64", .limit = "cta_N", .limitValue = 64,
+                         .actual = 4100, .fix = "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)"},
+        // 32 and 64 are both 16 away and both pass: the smaller wins.
+        test::RefusalRow{.name = "GemmGroupSizeMultipleOf32", .variant = "gemm", .shape = "group_size=48",
+                         .message = "Group size should be a multiple of 32", .limit = "group_size % 32",
+                         .fix = "nearest passing group_size: 32 (M=16,N=4096,K=4096,group_size=32)"},
+        // N=4160 = 65 x 64 passes cta_N but not N % 128; 4096 and 4224 are both 64 away.
+        test::RefusalRow{.name = "GemmNMultipleOfGroup", .variant = "gemm", .shape = "N=4160,group_size=128",
+                         .message = "OC is not multiple of Group size", .limit = "N % group_size", .fixParameter = 1,
+                         .fixValue = 4096},
+        test::RefusalRow{.name = "GemmKMultipleOfGroup", .variant = "gemm", .shape = "K=4160,group_size=128",
+                         .message = "IC is not multiple of Group size (K=4160, group_size=128)",
+                         .limit = "K % group_size"},
+        // cta_N is checked first: N=100 fails cta_N although group 48 fails too.
+        test::RefusalRow{.name = "GemmCtaNBeforeGroupSize", .variant = "gemm", .shape = "N=100,group_size=48",
+                         .message = "OC is not multiple of cta_N = 64"},
+        // M=0 or N=0: a zero grid.
+        test::RefusalRow{.name = "GemmZeroM", .variant = "gemm", .shape = "M=0", .verdict = Verdict::InvalidLaunch,
+                         .launchRejection = true, .limit = "min_grid_dim_x", .limitValue = 1, .actual = 0,
+                         .fix = "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128)"},
+        test::RefusalRow{.name = "GemmZeroN", .variant = "gemm", .shape = "N=0", .verdict = Verdict::InvalidLaunch},
+        test::RefusalRow{.name = "LegacyOnlyThe128WideTile", .variant = "legacy_grid_y", .shape = "N=4160,group_size=64",
+                         .message = "OC is not multiple of cta_N = 128", .limitValue = 128},
+        // prefill: only AutoAWQ's WQLinear_GEMVFast asserts guard the shape (see OnlyGemvFastsAssertsGuardTheShape).
+        test::RefusalRow{.name = "PrefillNMultipleOf8", .variant = "prefill", .shape = "N=4100",
+                         .message = "AssertionError (AutoAWQ gemv_fast.py: assert out_features % (32 // self.w_bit) == 0)",
+                         .limit = "N % 8"},
+        test::RefusalRow{.name = "PrefillKMultipleOfGroup", .variant = "prefill", .shape = "K=4160",
+                         .limit = "K % group_size"},
+        test::RefusalRow{.name = "PrefillGroupSize128", .variant = "prefill", .shape = "group_size=64",
+                         .message = "the prefill GEMM kernel only supports group size 128 (got 64)", .fixParameter = 3,
+                         .fixValue = 128}),
+    test::rowName);
 
 TEST(AwqGemm, GridXOverflowAtAbsurdM) {
     // ceil(2^24/16) * 2^20/128 * 8 = 2^20 * 2^13 * 2^3 = 2^36 > 2^31 - 1.
@@ -129,13 +133,6 @@ TEST(AwqGemmLegacy, SeedShapeOverflowsGridY) {
     EXPECT_EQ(plan("awq_gemm", "legacy_grid_y", "M=24961,N=5376", "h100-sxm").verdict, Verdict::InvalidLaunch);
     // The same limit on every device: no device suggestion.
     EXPECT_EQ(p.fix.find("runs on"), std::string::npos);
-}
-
-TEST(AwqGemmLegacy, OnlyThe128WideTile) {
-    const LaunchPlan p = plan("awq_gemm", "legacy_grid_y", "N=4160,group_size=64", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "OC is not multiple of cta_N = 128");
-    EXPECT_EQ(p.limit->limit, 128);
 }
 
 // ---- prefill ----------------------------------------------------------------------------
@@ -221,13 +218,7 @@ TEST(AwqGemmPrefill, GridRoundsNTilesDown) {
 TEST(AwqGemmPrefill, OnlyGemvFastsAssertsGuardTheShape) {
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=256,N=4160", "h100-sxm").verdict, Verdict::Ok);
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=256,N=4168", "h100-sxm").verdict, Verdict::Ok);
-    const LaunchPlan n = plan("awq_gemm", "prefill", "N=4100", "h100-sxm");
-    EXPECT_EQ(n.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(limitName(n), "N % 8");
-    EXPECT_EQ(n.message, "AssertionError (AutoAWQ gemv_fast.py: assert out_features % (32 // self.w_bit) == 0)");
-    const LaunchPlan k = plan("awq_gemm", "prefill", "K=4160", "h100-sxm");
-    EXPECT_EQ(k.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(limitName(k), "K % group_size");
+    // The shapes those asserts refuse are rows of AwqGemmRefuses (PrefillNMultipleOf8, PrefillKMultipleOfGroup).
 }
 
 // gemm_cuda.cu lines 514-584: split 0 stores, later splits add into C under a semaphore: no
@@ -256,13 +247,6 @@ TEST(AwqGemmPrefill, M128ExceedsT4OptIn) {
                      "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090");
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=64", "t4").verdict, Verdict::Ok);
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=32", "t4").verdict, Verdict::Ok);  // 57,344 <= 65,536 with opt-in
-}
-
-TEST(AwqGemmPrefill, GroupSizeMustBe128) {
-    const LaunchPlan p = plan("awq_gemm", "prefill", "group_size=64", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "the prefill GEMM kernel only supports group size 128 (got 64)");
-    EXPECT_EQ(p.fixShape.value()[3], 128);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // awq_gemv against KERNELS.md section 1: every check, message, limit, fix and launch figure.
 #include <gtest/gtest.h>
 
+#include "plan_rows.h"
 #include "test_support.h"
 
 namespace tilescope {
@@ -10,9 +11,6 @@ using test::limitName;
 using test::device;
 using test::expectCompilerRegisters;
 using test::plan;
-
-constexpr const char* kUseGemm =
-    "use awq_gemm: a GEMM-packed checkpoint (quantization_config.version = \"gemm\") accepts any batch";
 
 // ---- gemv -------------------------------------------------------------------------------
 
@@ -32,61 +30,63 @@ TEST(AwqGemv, Batch1LaunchesWithOneWarpPerChannel) {
     }
 }
 
-TEST(AwqGemv, BatchAboveOneIsUnsupportedShape) {
-    const LaunchPlan p = plan("awq_gemv", "gemv", "M=8", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "AWQ GEMV kernel only supports batch size 1 (got batch size 8); use a GEMM-packed checkpoint "
-                         "(quantization_config.version = \"gemm\")");
-    ASSERT_TRUE(p.limit);
-    EXPECT_EQ(limitName(p), "batch_size");
-    EXPECT_EQ(p.limit->limit, 1);
-    EXPECT_EQ(p.limit->actual, 8);
-    EXPECT_EQ(p.fix, std::string("nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128); or ") + kUseGemm);
-    ASSERT_TRUE(p.fixShape);
-    EXPECT_EQ((*p.fixShape)[0], 1);
-    EXPECT_FALSE(p.cudaError);  // a Python check, not a runtime error
+// ---- shapes both variants refuse, one row each ---------------------------------------------
+
+class AwqGemvRefuses : public testing::TestWithParam<test::RefusalRow> {};
+
+TEST_P(AwqGemvRefuses, WithUpstreamsMessageLimitAndFix) {
+    test::expectRefusal("awq_gemv", GetParam());
+    EXPECT_FALSE(plan("awq_gemv", GetParam().variant, GetParam().shape, GetParam().device).cudaError)
+        << "a Python check, not a runtime error";
 }
 
-TEST(AwqGemv, BatchZeroIsUnsupportedShapeToo) {
-    const LaunchPlan p = plan("awq_gemv", "gemv", "M=0", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_NE(p.message.find("(got batch size 0)"), std::string::npos) << p.message;
-}
-
-TEST(AwqGemv, BatchCheckComesBeforeGroupSize) {
-    const LaunchPlan p = plan("awq_gemv", "gemv", "M=2,group_size=32", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(limitName(p), "batch_size");
-}
-
-TEST(AwqGemv, GroupSizeOtherThan64Or128) {
-    const LaunchPlan p = plan("awq_gemv", "gemv", "group_size=32", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "Unsupported group size for gemv kernel.");
-    EXPECT_EQ(limitName(p), "group_size");
-    EXPECT_EQ(p.limit->actual, 32);
-    // 1..63 all fail, 64 is the first passing value above.
-    EXPECT_EQ(p.fix, "nearest passing group_size: 64 (M=1,N=4096,K=4096,group_size=64)");
-    // 100: 64 is 36 below, 128 is 28 above.
-    EXPECT_EQ(plan("awq_gemv", "gemv", "group_size=100", "h100-sxm").fixShape.value()[3], 128);
-}
-
-TEST(AwqGemv, KMustBeAMultipleOf32) {
-    const LaunchPlan p = plan("awq_gemv", "gemv", "K=4010", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "K must be a multiple of 32 for the GEMV kernel's 16-byte loads (got K=4010)");
-    EXPECT_EQ(limitName(p), "K % 32");
-    EXPECT_EQ(p.fix, "nearest passing K: 4000 (M=1,N=4096,K=4000,group_size=128)");  // 4000 = 125 x 32, 10 below
-}
-
-TEST(AwqGemv, NMustBeAMultipleOf4) {
-    const LaunchPlan p = plan("awq_gemv", "gemv", "N=4098", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "N must be a multiple of 4, one warp per output channel (got N=4098)");
-    EXPECT_EQ(limitName(p), "N % 4");
-    // 4096 and 4100 are both 2 away: the smaller wins the tie.
-    EXPECT_EQ(p.fix, "nearest passing N: 4096 (M=1,N=4096,K=4096,group_size=128)");
-}
+INSTANTIATE_TEST_SUITE_P(
+    Rows, AwqGemvRefuses,
+    testing::Values(
+        test::RefusalRow{.name = "GemvBatchAboveOne", .variant = "gemv", .shape = "M=8",
+                         .message = "AWQ GEMV kernel only supports batch size 1 (got batch size 8); use a GEMM-packed "
+                                    "checkpoint (quantization_config.version = \"gemm\")",
+                         .limit = "batch_size", .limitValue = 1, .actual = 8,
+                         .fix = "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128); or use awq_gemm: a GEMM-packed "
+                                "checkpoint (quantization_config.version = \"gemm\") accepts any batch",
+                         .fixParameter = 0, .fixValue = 1},
+        test::RefusalRow{.name = "GemvBatchZero", .variant = "gemv", .shape = "M=0", .messageHas = "(got batch size 0)"},
+        // The batch check comes before the group size.
+        test::RefusalRow{.name = "GemvBatchBeforeGroupSize", .variant = "gemv", .shape = "M=2,group_size=32",
+                         .limit = "batch_size"},
+        // 1..63 all fail, 64 is the first passing value above.
+        test::RefusalRow{.name = "GemvGroupSize32", .variant = "gemv", .shape = "group_size=32",
+                         .message = "Unsupported group size for gemv kernel.", .limit = "group_size", .actual = 32,
+                         .fix = "nearest passing group_size: 64 (M=1,N=4096,K=4096,group_size=64)"},
+        // 100: 64 is 36 below, 128 is 28 above.
+        test::RefusalRow{.name = "GemvGroupSize100", .variant = "gemv", .shape = "group_size=100", .fixParameter = 3,
+                         .fixValue = 128},
+        // 4000 = 125 x 32, 10 below.
+        test::RefusalRow{.name = "GemvKMultipleOf32", .variant = "gemv", .shape = "K=4010",
+                         .message = "K must be a multiple of 32 for the GEMV kernel's 16-byte loads (got K=4010)",
+                         .limit = "K % 32", .fix = "nearest passing K: 4000 (M=1,N=4096,K=4000,group_size=128)"},
+        // 4096 and 4100 are both 2 away: the smaller wins the tie.
+        test::RefusalRow{.name = "GemvNMultipleOf4", .variant = "gemv", .shape = "N=4098",
+                         .message = "N must be a multiple of 4, one warp per output channel (got N=4098)",
+                         .limit = "N % 4", .fix = "nearest passing N: 4096 (M=1,N=4096,K=4096,group_size=128)"},
+        test::RefusalRow{.name = "FastBatch8", .variant = "gemv_fast", .shape = "M=8",
+                         .message = "Unsupported batch size for gemv kernel.", .limit = "batch_size", .limitValue = 7,
+                         .actual = 8,
+                         .fix = "nearest passing M: 7 (M=7,N=4096,K=4096,group_size=128); or use awq_gemm: upstream sends "
+                                "8 or more rows to a GEMM kernel (gemv_fast is chosen only for batch < 8 and one token)"},
+        test::RefusalRow{.name = "FastBatchZero", .variant = "gemv_fast", .shape = "M=0",
+                         .message = "Unsupported batch size for gemv kernel."},
+        test::RefusalRow{.name = "FastGroupSize64", .variant = "gemv_fast", .shape = "group_size=64",
+                         .message = "Unsupported group size for gemv kernel.", .limit = "group_size", .limitValue = 128,
+                         .fix = "nearest passing group_size: 128 (M=1,N=4096,K=4096,group_size=128)"},
+        // 3968 and 4032 are both 32 away: the smaller wins.
+        test::RefusalRow{.name = "FastKMultipleOf64", .variant = "gemv_fast", .shape = "K=4000",
+                         .message = "K must be a multiple of 64 for the gemv_fast kernel (got K=4000)", .limit = "K % 64",
+                         .fixParameter = 2, .fixValue = 3968},
+        test::RefusalRow{.name = "FastNMultipleOf8", .variant = "gemv_fast", .shape = "N=4100",
+                         .message = "N must be a multiple of 8 for the gemv_fast kernel (got N=4100)", .limit = "N % 8",
+                         .fixParameter = 1, .fixValue = 4096}),
+    test::rowName);
 
 TEST(AwqGemv, GridYAbove65535IsInvalidLaunch) {
     // grid.y = N/4 = 262144/4 = 65,536 > max_grid_dim_y 65,535.
@@ -133,41 +133,6 @@ TEST(AwqGemvFast, StaticSmemIsLlmAwqsOutSmemDeclaration) {
         EXPECT_EQ(p.staticSmem, declared) << b;
         EXPECT_EQ(p.grid, (Dim3{4096 / (kNPerBlock * kInterleave), 1, 1}));  // n / N_PER_BLOCK / K_INTERLEAVE (llm-awq line 277)
     }
-}
-
-TEST(AwqGemvFast, Batch8AndZeroAreUnsupported) {
-    const LaunchPlan p = plan("awq_gemv", "gemv_fast", "M=8", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "Unsupported batch size for gemv kernel.");
-    EXPECT_EQ(limitName(p), "batch_size");
-    EXPECT_EQ(p.limit->limit, 7);
-    EXPECT_EQ(p.limit->actual, 8);
-    EXPECT_EQ(p.fix, "nearest passing M: 7 (M=7,N=4096,K=4096,group_size=128); or use awq_gemm: upstream sends 8 or "
-                     "more rows to a GEMM kernel (gemv_fast is chosen only for batch < 8 and one token)");
-    EXPECT_EQ(plan("awq_gemv", "gemv_fast", "M=0", "h100-sxm").message, "Unsupported batch size for gemv kernel.");
-}
-
-TEST(AwqGemvFast, GroupSizeMustBe128) {
-    const LaunchPlan p = plan("awq_gemv", "gemv_fast", "group_size=64", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(p.message, "Unsupported group size for gemv kernel.");
-    EXPECT_EQ(limitName(p), "group_size");
-    EXPECT_EQ(p.limit->limit, 128);
-    EXPECT_EQ(p.fix, "nearest passing group_size: 128 (M=1,N=4096,K=4096,group_size=128)");
-}
-
-TEST(AwqGemvFast, KMultipleOf64AndNMultipleOf8) {
-    const LaunchPlan k = plan("awq_gemv", "gemv_fast", "K=4000", "h100-sxm");
-    EXPECT_EQ(k.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(k.message, "K must be a multiple of 64 for the gemv_fast kernel (got K=4000)");
-    EXPECT_EQ(limitName(k), "K % 64");
-    EXPECT_EQ(k.fixShape.value()[2], 3968);  // 3968 and 4032 are both 32 away: the smaller wins
-
-    const LaunchPlan n = plan("awq_gemv", "gemv_fast", "N=4100", "h100-sxm");
-    EXPECT_EQ(n.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(n.message, "N must be a multiple of 8 for the gemv_fast kernel (got N=4100)");
-    EXPECT_EQ(limitName(n), "N % 8");
-    EXPECT_EQ(n.fixShape.value()[1], 4096);
 }
 
 TEST(AwqGemv, HugeShapeIsOutOfMemoryNotOverflow) {

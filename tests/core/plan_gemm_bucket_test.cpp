@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/gemm_bucket/plan.h"
+#include "plan_rows.h"
 #include "test_support.h"
 
 namespace tilescope {
@@ -12,23 +13,34 @@ using test::device;
 using test::expectCompilerRegisters;
 using test::plan;
 
-TEST(GemmBucket, MAbove512IsBucketOverflow) {
-    const LaunchPlan p = plan("gemm_bucket", "oproj", "M=640", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::BucketOverflow);
-    EXPECT_EQ(p.message, "gemm_ar: M=640 outside [1, 512]");
-    EXPECT_EQ(limitName(p), "max_tokens");
-    EXPECT_EQ(p.limit->limit, 512);
-    EXPECT_EQ(p.limit->actual, 640);
-    EXPECT_FALSE(p.cudaError);
-    EXPECT_EQ(p.fix, "nearest passing M: 512 (M=512,N=7168,K=8192); or chunk M into <= 512-row blocks: 2 calls for M=640");
+// ---- shapes the planner refuses before any launch, one row each ---------------------------
+
+class GemmBucketRefuses : public testing::TestWithParam<test::RefusalRow> {};
+
+TEST_P(GemmBucketRefuses, WithUpstreamsMessageLimitAndFix) {
+    test::expectRefusal("gemm_bucket", GetParam());
+    EXPECT_FALSE(plan("gemm_bucket", GetParam().variant, GetParam().shape, GetParam().device).cudaError);
 }
 
-TEST(GemmBucket, MZeroIsBucketOverflow) {
-    const LaunchPlan p = plan("gemm_bucket", "oproj", "M=0", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::BucketOverflow);
-    EXPECT_EQ(p.message, "gemm_ar: M=0 outside [1, 512]");
-    EXPECT_EQ(p.fix, "nearest passing M: 1 (M=1,N=7168,K=8192)");
-}
+INSTANTIATE_TEST_SUITE_P(
+    Rows, GemmBucketRefuses,
+    testing::Values(
+        test::RefusalRow{.name = "MAbove512", .variant = "oproj", .shape = "M=640", .verdict = Verdict::BucketOverflow,
+                         .message = "gemm_ar: M=640 outside [1, 512]", .limit = "max_tokens", .limitValue = 512,
+                         .actual = 640,
+                         .fix = "nearest passing M: 512 (M=512,N=7168,K=8192); or chunk M into <= 512-row blocks: 2 "
+                                "calls for M=640"},
+        test::RefusalRow{.name = "MZero", .variant = "oproj", .shape = "M=0", .verdict = Verdict::BucketOverflow,
+                         .message = "gemm_ar: M=0 outside [1, 512]", .fix = "nearest passing M: 1 (M=1,N=7168,K=8192)"},
+        // 62 x 128, 64 below; 8064 is 64 above: the smaller wins.
+        test::RefusalRow{.name = "KMultipleOf128", .variant = "oproj", .shape = "K=8000",
+                         .message = "gemm_ar: K=8000 must be a multiple of 128", .limit = "K % 128", .fixParameter = 2,
+                         .fixValue = 7936},
+        // 27 x 256 is 88 below; 7168 is 168 above.
+        test::RefusalRow{.name = "NMultipleOf256", .variant = "oproj", .shape = "N=7000",
+                         .message = "gemm_ar: N=7000 must be a multiple of 256", .limit = "N % 256", .fixParameter = 1,
+                         .fixValue = 6912}),
+    test::rowName);
 
 TEST(GemmBucket, StageFormulaGivesKernelsMdFigures) {
     // gemm_ar.cuh d3_ns: stages = min(12, 225,280 / (16,384 + BN*128)); Launcher3::kSmem = stages * that.
@@ -188,18 +200,6 @@ TEST(GemmBucket, BigCellsFailOnA100) {
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=17", "rtx-5090").verdict, Verdict::InvalidLaunch);
     // From 640 on A100 the nearest passing M is 16: 17..512 fail on shared memory, 513.. overflow.
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=640", "a100-80gb-sxm").fixShape.value()[0], 16);
-}
-
-TEST(GemmBucket, KAndNChecks) {
-    const LaunchPlan k = plan("gemm_bucket", "oproj", "K=8000", "h100-sxm");
-    EXPECT_EQ(k.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(k.message, "gemm_ar: K=8000 must be a multiple of 128");
-    EXPECT_EQ(limitName(k), "K % 128");
-    EXPECT_EQ(k.fixShape.value()[2], 7936);  // 62 x 128, 64 below; 8064 is 64 above: the smaller wins
-    const LaunchPlan n = plan("gemm_bucket", "oproj", "N=7000", "h100-sxm");
-    EXPECT_EQ(n.message, "gemm_ar: N=7000 must be a multiple of 256");
-    EXPECT_EQ(limitName(n), "N % 256");
-    EXPECT_EQ(n.fixShape.value()[1], 6912);  // 27 x 256 is 88 below; 7168 is 168 above
 }
 
 }  // namespace
