@@ -1,16 +1,9 @@
-# Golden tests for `tilescope-cli diagnose` and `check-model`: output and exit code per case.
+# Golden tests for `tilescope-cli diagnose` and `check-model`: output and exit code per case, in the
+# exit-first layout of their golden folders. ARGUMENTS separates the CLI's arguments with '|'.
 function(tilescope_cli_golden name arguments)
   cmake_parse_arguments(PARSE_ARGV 2 golden "" "INPUT;GOLDEN_DIR" "")
-  set(extra)
-  if(golden_INPUT)
-    set(extra "-DINPUT=${PROJECT_SOURCE_DIR}/${golden_INPUT}")
-  endif()
-  add_test(NAME cli.${name}
-           COMMAND ${CMAKE_COMMAND} "-DCLI=$<TARGET_FILE:tilescope-cli>" "-DARGS=${arguments}"
-                   "-DWORKDIR=${PROJECT_SOURCE_DIR}" "-DGOLDEN=${CMAKE_CURRENT_SOURCE_DIR}/${golden_GOLDEN_DIR}/${name}.txt"
-                   "-DACTUAL=${CMAKE_CURRENT_BINARY_DIR}/${name}.actual.txt" ${extra}
-                   -P ${CMAKE_CURRENT_SOURCE_DIR}/diagnose_golden.cmake)
-  set_tests_properties(cli.${name} PROPERTIES LABELS cli)
+  string(REPLACE "|" ";" case_args "${arguments}")
+  tilescope_cli_case(${name} "" LAYOUT exit_first GOLDEN_DIR ${golden_GOLDEN_DIR} INPUT "${golden_INPUT}" ARGS ${case_args})
 endfunction()
 
 set(logs tests/data/logs)
