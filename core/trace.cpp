@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "core/build_info.h"
+
 namespace tilescope {
 
 BuildInfo BuildInfo::current() {
     BuildInfo info;
     info.toolVersion = TILESCOPE_VERSION;
-    info.gitRevision = TILESCOPE_GIT_REVISION;
+    info.gitRevision = tilescope::gitRevision();
 #ifdef TILESCOPE_CUDA_TOOLKIT_VERSION
     info.cudaVersion = TILESCOPE_CUDA_TOOLKIT_VERSION;  // the toolkit built against (ptxas register tables)
 #endif

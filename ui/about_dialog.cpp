@@ -9,6 +9,8 @@
 #include <cuda.h>
 #include <cupti_version.h>
 
+#include "core/build_info.h"
+
 namespace tilescope {
 
 namespace {
@@ -24,7 +26,7 @@ QString AboutDialog::versionText() {
                        "CUDA toolkit headers %5 (build time; the GUI links no CUDA runtime)\n"
                        "CUPTI API version %6 (build time)\n"
                        "Driver: unknown — no GPU query in this process (live GPU runs go through tilescope-cli)")
-        .arg(QStringLiteral(TILESCOPE_VERSION), QStringLiteral(TILESCOPE_GIT_REVISION), QString::fromLatin1(qVersion()),
+        .arg(QStringLiteral(TILESCOPE_VERSION), QString::fromUtf8(tilescope::gitRevision()), QString::fromLatin1(qVersion()),
              QStringLiteral(QT_VERSION_STR), cudaVersionText(CUDA_VERSION))
         .arg(CUPTI_API_VERSION);
 }

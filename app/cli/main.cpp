@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "core/build_info.h"
 
 namespace {
 
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
                  "on any GPU in the database or a device file.\n"
                  "Exit codes: 0 ok, 1 the shape (or model) fails, 2 usage or input error, 3 no GPU.",
                  "tilescope-cli"};
-    app.set_version_flag("--version", std::string(TILESCOPE_VERSION) + " (" + TILESCOPE_GIT_REVISION + ")");
+    app.set_version_flag("--version", std::string(TILESCOPE_VERSION) + " (" + tilescope::gitRevision() + ")");
     app.require_subcommand(1, 1);
     app.fallthrough(false);
 
