@@ -11,6 +11,7 @@
 #include "core/fix_finder.h"
 #include "core/kernel_resources.h"
 #include "core/launch_checks.h"
+#include "core/text_format.h"
 
 namespace tilescope {
 
@@ -19,24 +20,6 @@ namespace {
 constexpr int kContextLines = 40;    // how far before an error its shape figures are looked for
 constexpr int kFamilyLinesBefore = 30;  // how far a kernel's name may be from a generic CUDA error
 constexpr int kFamilyLinesAfter = 3;
-
-std::string str(std::int64_t v) { return std::to_string(v); }
-
-std::string withThousands(std::int64_t value) {
-    const std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out = value < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-std::string joinList(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
 
 std::optional<std::int64_t> groupNumber(const SvMatch& match, std::size_t group) {
     if (group >= match.size() || !match[group].matched) return std::nullopt;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/fix_finder.h"
+#include "core/text_format.h"
 
 namespace tilescope {
 
@@ -21,12 +22,6 @@ std::string lowercase(std::string_view text) {
     std::string out(text);
     for (auto& c : out)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
-
-std::string joinList(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
     return out;
 }
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/text_format.h"  // str() for the planners' messages
+
 namespace tilescope {
 
 constexpr std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
@@ -15,7 +17,5 @@ inline std::int64_t clampBytes(double bytes) {
     constexpr double kMax = 9.0e18;
     return bytes >= kMax ? static_cast<std::int64_t>(kMax) : static_cast<std::int64_t>(bytes);
 }
-
-inline std::string str(std::int64_t v) { return std::to_string(v); }
 
 }  // namespace tilescope

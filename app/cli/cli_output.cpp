@@ -6,17 +6,6 @@
 
 namespace tilescope::cli {
 
-std::string withThousands(std::int64_t value) {
-    const std::string digits = std::to_string(value);
-    const std::size_t sign = value < 0 ? 1 : 0;
-    std::string out = digits.substr(0, sign);
-    for (std::size_t i = sign; i < digits.size(); ++i) {
-        if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 std::string formatBytes(double bytes) {
     static const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
     int unit = 0;

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/launch_plan.h"
+#include "core/text_format.h"  // withThousands
 
 namespace tilescope::cli {
 
-std::string withThousands(std::int64_t value);  // 101376 -> "101,376"
 std::string formatBytes(double bytes);           // "10.5 KB", "3.20 GB"
 std::string formatDim(const Dim3& dim);          // "(1, 86016, 8)"
 char verdictGlyph(Verdict verdict);              // one character per kind, for ASCII maps
