@@ -12,16 +12,11 @@ harnesses=("$@")
 build="${TILESCOPE_FUZZ_BUILD:-build/fuzz}"
 
 if [ ! -f "$build/build.ninja" ]; then
-  # One CUDA arch: the harnesses need the planners' register table, not every arch's SASS.
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCUDAToolkit_ROOT=/usr/local/cuda \
-    "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-    -DTILESCOPE_CUDA_ARCHS=90 -DTILESCOPE_GUI=OFF -DTILESCOPE_TESTS=OFF -DTILESCOPE_BENCHMARKS=OFF \
-    -DTILESCOPE_FUZZ=ON >/dev/null
+  # The `fuzz` preset (CMakePresets.json): clang, libFuzzer, ASan + UBSan, one CUDA arch (the
+  # harnesses need the planners' register table, not every arch's SASS).
+  cmake --preset fuzz -B "$build" >/dev/null
 fi
-# TILESCOPE_FUZZ_SKIP_BUILD=1 runs the harnesses already built (a commit changes the git revision
-# compiled into core, which would otherwise rebuild it before every run).
+# TILESCOPE_FUZZ_SKIP_BUILD=1 runs the harnesses already built, without the build step.
 [ "${TILESCOPE_FUZZ_SKIP_BUILD:-0}" = 1 ] || cmake --build "$build" --target "${harnesses[@]}"
 
 seeds() {  # harness corpus-dir: copies that harness' seed inputs from tests/data
