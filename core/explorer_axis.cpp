@@ -5,39 +5,106 @@
 
 namespace tilescope {
 
+namespace {
+
+// A range moved inwards onto the parameter's alignment: its ends and the step between values
+// (1 when the range holds no multiple of the alignment, so that its values are still shown).
+struct AlignedRange {
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    std::int64_t step = 1;
+    std::int64_t count() const { return (to - from) / step + 1; }
+};
+
+AlignedRange alignedRange(const ParameterSpec& parameter, std::int64_t from, std::int64_t to) {
+    from = std::clamp(from, parameter.minimum, parameter.maximum);
+    to = std::clamp(to, parameter.minimum, parameter.maximum);
+    if (to < from) std::swap(from, to);
+    if (parameter.scale == AxisScale::Log2) {
+        from = std::max<std::int64_t>(from, 1);
+        to = std::max(to, from);
+    }
+    const std::int64_t alignedFrom = alignedAtOrAbove(parameter, from);
+    const std::int64_t alignedTo = alignedAtOrBelow(parameter, to);
+    if (parameter.alignment > 1 && alignedFrom <= alignedTo) return {alignedFrom, alignedTo, parameter.alignment};
+    return {from, to, 1};
+}
+
+// `cells` geometric targets from `range.from` to `range.to`, each rounded to `bits` significant
+// binary digits (enough for the cells per octave) and to the range's step, repeats dropped.
+std::vector<std::int64_t> geometricValues(const AlignedRange& range, int cells) {
+    std::vector<std::int64_t> values;
+    const double from = static_cast<double>(range.from), to = static_cast<double>(range.to);
+    const double octaves = std::log2(to / from);
+    const double ratio = cells > 1 ? octaves / (cells - 1) : 0.0;
+    const double perOctave = octaves > 0 ? (cells - 1) / octaves : 1.0;
+    const int bits = std::max(1, static_cast<int>(std::ceil(std::log2(std::max(1.0, perOctave)))) + 1);
+    for (int i = 0; i < cells; ++i) {
+        const double target = from * std::exp2(ratio * i);
+        const int exponent = std::max(0, static_cast<int>(std::floor(std::log2(target))) - bits + 1);
+        const double quantum = std::exp2(exponent);
+        std::int64_t v = std::llround(std::round(target / quantum) * quantum);
+        if (range.step > 1) v = (v + range.step / 2) / range.step * range.step;
+        v = std::clamp(v, range.from, range.to);
+        if (values.empty() || v > values.back()) values.push_back(v);
+    }
+    if (values.back() != range.to) values.push_back(range.to);
+    return values;
+}
+
+// Drops interior values, each time the one whose neighbours are closest in log distance, until
+// `cells` are left: the extra values of an oversampled geometric axis go where it is densest.
+void thinTo(std::vector<std::int64_t>& values, std::size_t cells) {
+    while (values.size() > cells && values.size() > 2) {
+        std::size_t drop = 1;
+        double narrowest = 0.0;
+        for (std::size_t i = 1; i + 1 < values.size(); ++i) {
+            const double gap = std::log2(static_cast<double>(values[i + 1]) / static_cast<double>(values[i - 1]));
+            if (i == 1 || gap < narrowest) {
+                drop = i;
+                narrowest = gap;
+            }
+        }
+        values.erase(values.begin() + static_cast<std::ptrdiff_t>(drop));
+    }
+}
+
+}  // namespace
+
+std::int64_t explorerAxisCapacity(const ParameterSpec& parameter, std::int64_t from, std::int64_t to) {
+    return alignedRange(parameter, from, to).count();
+}
+
 SweepAxis makeExplorerAxis(const ParameterSpec& parameter, int parameterIndex, std::int64_t from, std::int64_t to, int cells) {
     SweepAxis axis;
     axis.parameter = parameterIndex;
     axis.scale = parameter.scale;
-    from = std::clamp(from, parameter.minimum, parameter.maximum);
-    to = std::clamp(to, parameter.minimum, parameter.maximum);
-    if (to < from) std::swap(from, to);
-    cells = std::max(1, cells);
+    const AlignedRange range = alignedRange(parameter, from, to);
+    const int count = static_cast<int>(std::min<std::int64_t>(std::max(1, cells), range.count()));
     if (parameter.scale == AxisScale::Log2) {
-        from = std::max<std::int64_t>(from, 1);
-        to = std::max(to, from);
-        const double octaves = std::log2(static_cast<double>(to) / static_cast<double>(from));
-        const double ratio = cells > 1 ? octaves / (cells - 1) : 0.0;
-        // Round to `bits` significant binary digits, enough for the requested cells per octave:
-        // values stay products of powers of two (64, 96, 128, 192 ...), which the kernels'
-        // divisibility checks expect, instead of arbitrary integers that fail them.
-        const double perOctave = octaves > 0 ? (cells - 1) / octaves : 1.0;
-        const int bits = std::max(1, static_cast<int>(std::ceil(std::log2(std::max(1.0, perOctave)))) + 1);
-        for (int i = 0; i < cells; ++i) {
-            const double target = static_cast<double>(from) * std::exp2(ratio * i);
-            const int exponent = std::max(0, static_cast<int>(std::floor(std::log2(target))) - bits + 1);
-            const double step = std::exp2(exponent);
-            const auto v = static_cast<std::int64_t>(std::llround(std::round(target / step) * step));
-            const std::int64_t clamped = std::clamp(v, from, to);
-            if (axis.values.empty() || clamped > axis.values.back()) axis.values.push_back(clamped);
+        // Small values repeat after rounding (1..2 holds two integers however many cells it gets), so
+        // sample more targets until `count` distinct values come out, then thin the surplus.
+        axis.values = geometricValues(range, count);
+        if (static_cast<int>(axis.values.size()) < count) {
+            constexpr int kMostTargets = 1 << 22;
+            int fewer = count, enough = count;
+            while (enough < kMostTargets && static_cast<int>(geometricValues(range, enough).size()) < count) {
+                fewer = enough;
+                enough *= 2;
+            }
+            while (enough - fewer > 1) {
+                const int middle = fewer + (enough - fewer) / 2;
+                (static_cast<int>(geometricValues(range, middle).size()) < count ? fewer : enough) = middle;
+            }
+            axis.values = geometricValues(range, enough);
         }
-        if (axis.values.back() != to) axis.values.push_back(to);
+        thinTo(axis.values, static_cast<std::size_t>(count));
         return axis;
     }
-    const std::int64_t span = to - from;
-    const std::int64_t count = std::min<std::int64_t>(cells, span + 1);
+    const std::int64_t first = range.from / range.step;
+    const std::int64_t span = range.to / range.step - first;
     for (std::int64_t i = 0; i < count; ++i)
-        axis.values.push_back(count > 1 ? from + (span * i + (count - 1) / 2) / (count - 1) : from);
+        axis.values.push_back(count > 1 ? (first + (span * i + (count - 1) / 2) / (count - 1)) * range.step : range.from);
     return axis;
 }
 
@@ -57,10 +124,6 @@ int nearestAxisIndex(const SweepAxis& axis, std::int64_t value) {
     return best;
 }
 
-}  // namespace tilescope
-
-namespace tilescope {
-
 double axisPosition(const SweepAxis& axis, std::int64_t value) {
     const auto& v = axis.values;
     if (v.empty()) return 0.0;
@@ -75,37 +138,68 @@ double axisPosition(const SweepAxis& axis, std::int64_t value) {
     return static_cast<double>(i) + (x - a) / (b - a);
 }
 
-std::vector<int> axisTickIndices(const SweepAxis& axis, int maxTicks) {
-    std::vector<int> ticks;
-    const int n = static_cast<int>(axis.values.size());
-    if (n == 0 || maxTicks < 1) return ticks;
-    std::vector<int> candidates;
-    if (axis.scale == AxisScale::Log2) {
-        for (int i = 0; i < n; ++i) {
-            const std::int64_t v = axis.values[static_cast<std::size_t>(i)];
-            if (v > 0 && (v & (v - 1)) == 0) candidates.push_back(i);
+namespace {
+
+// Round values in [low, high]: powers of two with exponents divisible by `every` (Log2), or the
+// multiples of `step` (linear).
+std::vector<std::int64_t> powersOfTwo(std::int64_t low, std::int64_t high, int every) {
+    std::vector<std::int64_t> values;
+    for (int e = 0; e < 62; e += every) {
+        const std::int64_t v = std::int64_t{1} << e;
+        if (v > high) break;
+        if (v >= low) values.push_back(v);
+    }
+    return values;
+}
+
+std::vector<std::int64_t> multiplesOf(std::int64_t low, std::int64_t high, std::int64_t step) {
+    std::vector<std::int64_t> values;
+    std::int64_t v = low >= 0 ? (low + step - 1) / step * step : -(-low / step * step);
+    for (; v <= high; v += step) values.push_back(v);
+    return values;
+}
+
+}  // namespace
+
+std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks) {
+    std::vector<AxisTick> ticks;
+    const auto& v = axis.values;
+    if (v.empty() || maxTicks < 1) return ticks;
+    const std::int64_t low = *std::min_element(v.begin(), v.end());
+    const std::int64_t high = *std::max_element(v.begin(), v.end());
+    // Labels need room: on a geometric axis the small powers of two crowd into the first cells.
+    const double spacing = std::max(1.0, static_cast<double>(v.size()) / (2.0 * maxTicks));
+    // The first value is labelled as well when it is not round and has room before the first round one.
+    auto withFirst = [&](std::vector<std::int64_t> round) {
+        if (round.empty() || (round.front() != v.front() && axisPosition(axis, round.front()) >= spacing))
+            round.insert(round.begin(), v.front());
+        return round;
+    };
+    std::vector<std::int64_t> values;
+    if (axis.scale == AxisScale::Log2 && low >= 1 && powersOfTwo(low, high, 1).size() >= 2) {
+        for (int every = 1; every < 62; ++every) {
+            values = withFirst(powersOfTwo(low, high, every));
+            if (static_cast<int>(values.size()) <= maxTicks) break;
+        }
+    } else {
+        for (std::int64_t step = 1;; step *= 2) {
+            values = withFirst(multiplesOf(low, high, step));
+            if (static_cast<int>(values.size()) <= maxTicks || step > high - low) break;
         }
     }
-    if (candidates.size() < 2) {
-        candidates.resize(static_cast<std::size_t>(n));
-        for (int i = 0; i < n; ++i) candidates[static_cast<std::size_t>(i)] = i;
+    for (const std::int64_t value : values) {
+        const double position = axisPosition(axis, value);
+        if (ticks.empty() || position - ticks.back().position >= spacing - 1e-9) ticks.push_back({position, value});
     }
-    // Labels need room: on a geometric axis the small powers of two crowd into the first
-    // cells, so keep a candidate only when it is far enough from the last one kept.
-    const int spacing = std::max(1, n / (2 * maxTicks));
-    std::vector<int> spaced;
-    for (int i : candidates)
-        if (spaced.empty() || i - spaced.back() >= spacing) spaced.push_back(i);
-    const int count = static_cast<int>(spaced.size());
-    const int stride = (count + maxTicks - 1) / maxTicks;
-    for (int i = 0; i < count; i += stride) ticks.push_back(spaced[static_cast<std::size_t>(i)]);
+    while (static_cast<int>(ticks.size()) > maxTicks) ticks.pop_back();
     return ticks;
 }
 
 std::pair<std::int64_t, std::int64_t> defaultExplorerRange(const ParameterSpec& parameter) {
     if (parameter.scale == AxisScale::Log2)
         return {std::max<std::int64_t>(1, parameter.minimum), std::min(parameter.maximum, kExplorerLog2Ceiling)};
-    return {parameter.minimum, parameter.maximum};
+    const AlignedRange range = alignedRange(parameter, parameter.minimum, parameter.maximum);
+    return {range.from, range.to};
 }
 
 }  // namespace tilescope

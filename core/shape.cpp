@@ -28,20 +28,28 @@ std::int64_t nextStep(const ParameterSpec& parameter, std::int64_t value, bool u
         while (power * 2 < value) power *= 2;
         return power;
     }
-    const std::int64_t step = std::max<std::int64_t>(1, parameter.alignment);
-    if (up) return (value / step + 1) * step;
-    return value > 0 ? (value - 1) / step * step : value - step;
+    return up ? alignedAtOrAbove(parameter, value + 1) : alignedAtOrBelow(parameter, value - 1);
 }
 
 }  // namespace
+
+std::int64_t alignedAtOrBelow(const ParameterSpec& parameter, std::int64_t value) {
+    const std::int64_t step = std::max<std::int64_t>(1, parameter.alignment);
+    const std::int64_t quotient = value / step;
+    return (value % step != 0 && value < 0 ? quotient - 1 : quotient) * step;  // floor, also below 0
+}
+
+std::int64_t alignedAtOrAbove(const ParameterSpec& parameter, std::int64_t value) {
+    const std::int64_t below = alignedAtOrBelow(parameter, value);
+    return below == value ? value : below + std::max<std::int64_t>(1, parameter.alignment);
+}
 
 std::int64_t steppedValue(const ParameterSpec& parameter, std::int64_t value, int steps) {
     std::int64_t result = value;
     if (steps >= kPageStep || steps <= -kPageStep) {
         // Page steps double or halve; from 0 a page up takes the first step.
         result = steps > 0 ? (value > 0 ? value * 2 : nextStep(parameter, value, true)) : value / 2;
-        if (parameter.alignment > 1 && parameter.scale == AxisScale::Linear)
-            result = result / parameter.alignment * parameter.alignment;
+        if (parameter.scale == AxisScale::Linear) result = alignedAtOrBelow(parameter, result);
     } else {
         for (int i = 0; i < (steps > 0 ? steps : -steps); ++i) result = nextStep(parameter, result, steps > 0);
     }

@@ -32,6 +32,12 @@ struct ParameterSpec {
 constexpr int kPageStep = 10;  // what Qt's PageUp / PageDown pass to QAbstractSpinBox::stepBy
 std::int64_t steppedValue(const ParameterSpec& parameter, std::int64_t value, int steps);
 
+// The one alignment rule that spin-box steps (steppedValue) and map axes (core/explorer_axis.h) share:
+// the nearest multiple of the parameter's alignment at or above / at or below `value` (`value` itself
+// when the alignment is 1). Not clamped to the parameter's range.
+std::int64_t alignedAtOrAbove(const ParameterSpec& parameter, std::int64_t value);
+std::int64_t alignedAtOrBelow(const ParameterSpec& parameter, std::int64_t value);
+
 using ParameterList = std::vector<ParameterSpec>;
 
 // Fixed-size storage so that a sweep plans millions of shapes without allocating.

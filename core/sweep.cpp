@@ -96,9 +96,16 @@ SweepAxis defaultSweepAxis(const ParameterSpec& parameter, int parameterIndex, i
             axis.values.push_back(v);
         return axis;
     }
-    const std::int64_t span = parameter.maximum - parameter.minimum;
-    const std::int64_t step = std::max<std::int64_t>(1, span / std::max(1, count - 1));
-    for (std::int64_t v = parameter.minimum; v <= parameter.maximum; v += step) axis.values.push_back(v);
+    // On multiples of the alignment (head_dim: 8, 24, 40 ...), the values a kernel can be asked for.
+    std::int64_t from = alignedAtOrAbove(parameter, parameter.minimum), to = alignedAtOrBelow(parameter, parameter.maximum);
+    std::int64_t alignment = std::max<std::int64_t>(1, parameter.alignment);
+    if (from > to) {
+        from = parameter.minimum;
+        to = parameter.maximum;
+        alignment = 1;
+    }
+    const std::int64_t step = std::max(alignment, (to - from) / std::max(1, count - 1) / alignment * alignment);
+    for (std::int64_t v = from; v <= to; v += step) axis.values.push_back(v);
     return axis;
 }
 

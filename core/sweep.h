@@ -24,7 +24,8 @@ struct SweepAxis {
 
 // "M=1:4096:x2", "head_dim=32:512:+16", "M=1,2,3,640" (a range's end is included when hit).
 Result<SweepAxis> parseSweepAxis(std::string_view text, const ParameterList& parameters);
-// An axis over a parameter's whole range: doubling for Log2 parameters, else `count` even steps.
+// An axis over a parameter's whole range: doubling for Log2 parameters, else `count` even steps on
+// multiples of its alignment.
 SweepAxis defaultSweepAxis(const ParameterSpec& parameter, int parameterIndex, int count);
 
 // Fills `axis.followers`: the parameters that move with the swept one because `base` holds them

@@ -5,15 +5,18 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStringList>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <climits>
 
 #include "core/explorer_axis.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
 #include "ui/qt_text.h"
+#include "ui/shape_spin_box.h"
 
 namespace tilescope {
 
@@ -23,6 +26,11 @@ constexpr int kDefaultCells = 128;
 constexpr int kMaxCells = 1024;
 constexpr int kMaxTicks = 9;
 const QColor kCompareColour(0x20, 0x20, 0x20);
+// The compare outline is drawn this wide, but never wider than kOutlineCellFraction of a cell (nor
+// under kThinnestOutline): at 1,024 cells a 2.5 px edge between every pair of cells was a black band.
+constexpr double kWidestOutline = 2.5;
+constexpr double kThinnestOutline = 1.0;
+constexpr double kOutlineCellFraction = 0.35;
 const QColor kSplitColour(Qt::white);
 const QColor kSplitLabelBackground(0x20, 0x20, 0x20, 150);
 constexpr std::size_t kMaxSplitLabels = 24;
@@ -51,8 +59,12 @@ bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
 
 void applyTicks(QCPAxis* axis, const SweepAxis& sweep) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i : axisTickIndices(sweep, kMaxTicks)) ticker->addTick(i, groupedNumber(static_cast<double>(sweep.values[static_cast<std::size_t>(i)])));
+    for (const AxisTick& tick : axisTicks(sweep, kMaxTicks)) ticker->addTick(tick.position, groupedNumber(static_cast<double>(tick.value)));
     axis->setTicker(ticker);
+}
+
+std::string rangeKey(const ExplorerState& state, int parameter) {
+    return std::string(state.kernel().family->name()) + '/' + state.parameters()[static_cast<std::size_t>(parameter)].name;
 }
 
 }  // namespace
@@ -86,8 +98,8 @@ std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job) {
 
 BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     : QWidget(parent), m_state(state), m_plot(new PlotWidget), m_legend(new QLabel), m_xParameter(new QComboBox),
-      m_yParameter(new QComboBox), m_xFrom(new QSpinBox), m_xTo(new QSpinBox), m_yFrom(new QSpinBox), m_yTo(new QSpinBox),
-      m_cells(new QSpinBox), m_watcher(new QFutureWatcher<std::shared_ptr<const BoundaryResult>>(this)) {
+      m_yParameter(new QComboBox), m_xFrom(new ShapeSpinBox({})), m_xTo(new ShapeSpinBox({})), m_yFrom(new ShapeSpinBox({})),
+      m_yTo(new ShapeSpinBox({})), m_cells(new QSpinBox), m_cellTotal(new QLabel), m_watcher(new QFutureWatcher<std::shared_ptr<const BoundaryResult>>(this)) {
     setObjectName(QStringLiteral("boundaryPage"));
     m_plot->setObjectName(QStringLiteral("boundaries"));
     m_plot->setMouseTracking(true);
@@ -97,7 +109,7 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_pixmap->setLayer(QStringLiteral("background"));
     m_outline = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
     m_outline->setName(tr("compare-device ok boundary"));
-    m_outline->setPen(QPen(kCompareColour, 2.5));
+    m_outline->setPen(QPen(kCompareColour, kWidestOutline));
     m_splitOutline = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
     m_splitOutline->setName(tr("split count changes"));
     m_splitOutline->setPen(QPen(kSplitColour, 2.0, Qt::DotLine));
@@ -115,10 +127,12 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_cells->setObjectName(QStringLiteral("cells"));
     m_cells->setRange(2, kMaxCells);
     m_cells->setValue(kDefaultCells);
-    m_cells->setToolTip(tr("Cells per axis (fewer on doubling axes whose small values repeat)"));
+    m_cells->setToolTip(tr("Cells along each axis: fewer where the range holds fewer values the kernel can be asked "
+                           "for (multiples of the parameter's alignment, integers on a doubling axis)"));
+    m_cellTotal->setObjectName(QStringLiteral("cellTotal"));
+    // Steps land on values the kernel accepts, as in the shape panel (core steppedValue).
     for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo}) {
         spin->setGroupSeparatorShown(true);
-        spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setKeyboardTracking(false);
     }
     m_xParameter->setToolTip(tr("Horizontal axis parameter"));
@@ -136,8 +150,9 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     controls->addWidget(new QLabel(QStringLiteral("…")));
     controls->addWidget(m_yTo);
     controls->addSpacing(16);
-    controls->addWidget(new QLabel(tr("Cells")));
+    controls->addWidget(new QLabel(tr("Cells per axis")));
     controls->addWidget(m_cells);
+    controls->addWidget(m_cellTotal);
     controls->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -145,18 +160,26 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     layout->addWidget(m_plot, 1);
     layout->addWidget(m_legend);
 
-    connect(m_xParameter, &QComboBox::currentIndexChanged, this, [this] {
-        const int p = m_xParameter->currentIndex();
-        setAxes(p, m_y ? m_y->parameter : -1, m_cells->value());
-    });
+    connect(m_xParameter, &QComboBox::currentIndexChanged, this, [this] { axisParameterChosen(false, m_xParameter->currentIndex()); });
     connect(m_yParameter, &QComboBox::currentIndexChanged, this, [this] {
         if (m_yParameter->currentIndex() == 0)
             clearYAxis();
         else
-            setAxes(m_x.parameter, m_yParameter->currentIndex() - 1, m_cells->value());
+            axisParameterChosen(true, m_yParameter->currentIndex() - 1);
     });
-    for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo, m_cells})
-        connect(spin, &QSpinBox::valueChanged, this, &BoundaryPage::axisControlsEdited);
+    // An edited range is remembered for its parameter; a new cell count keeps the ranges as they are.
+    for (QSpinBox* spin : {m_xFrom, m_xTo})
+        connect(spin, &QSpinBox::valueChanged, this, [this] {
+            axisControlsEdited();
+            rememberRange(m_x);
+        });
+    for (QSpinBox* spin : {m_yFrom, m_yTo})
+        connect(spin, &QSpinBox::valueChanged, this, [this] {
+            axisControlsEdited();
+            if (m_y) rememberRange(*m_y);
+        });
+    connect(m_cells, &QSpinBox::valueChanged, this, &BoundaryPage::axisControlsEdited);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &BoundaryPage::fitOutlineToCells);
     connect(m_watcher, &QFutureWatcherBase::finished, this, &BoundaryPage::jobFinished);
     connect(m_plot, &QCustomPlot::mouseMove, this, &BoundaryPage::hover);
     connect(m_plot, &QCustomPlot::mousePress, this, &BoundaryPage::click);
@@ -198,19 +221,48 @@ void BoundaryPage::setAxes(int xParameter, int yParameter, int cells) {
     const ParameterList& parameters = m_state->parameters();
     const int count = static_cast<int>(parameters.size());
     if (xParameter < 0 || xParameter >= count) return;
-    auto make = [&](int index) {
-        const ParameterSpec& spec = parameters[static_cast<std::size_t>(index)];
-        const auto [from, to] = defaultExplorerRange(spec);
-        return makeExplorerAxis(spec, index, from, to, cells);
-    };
-    m_x = make(xParameter);
+    m_x = explorerAxis(xParameter, cells);
     if (yParameter >= 0 && yParameter < count && yParameter != xParameter)
-        m_y = make(yParameter);
+        m_y = explorerAxis(yParameter, cells);
     else
         m_y.reset();
     {
         const QSignalBlocker block(m_cells);
         m_cells->setValue(cells);
+    }
+    syncAxisControls();
+    requestMap();
+}
+
+SweepAxis BoundaryPage::explorerAxis(int parameter, int cells) const {
+    const ParameterSpec& spec = m_state->parameters()[static_cast<std::size_t>(parameter)];
+    const auto range = rememberedRange(parameter) ? *rememberedRange(parameter) : defaultExplorerRange(spec);
+    return makeExplorerAxis(spec, parameter, range.first, range.second, cells);
+}
+
+const std::pair<std::int64_t, std::int64_t>* BoundaryPage::rememberedRange(int parameter) const {
+    const auto found = m_ranges.find(rangeKey(*m_state, parameter));
+    return found == m_ranges.end() ? nullptr : &found->second;
+}
+
+void BoundaryPage::rememberRange(const SweepAxis& axis) {
+    if (axis.values.empty()) return;
+    m_ranges[rangeKey(*m_state, axis.parameter)] = {axis.values.front(), axis.values.back()};
+}
+
+void BoundaryPage::axisParameterChosen(bool isY, int parameter) {
+    const int count = static_cast<int>(m_state->parameters().size());
+    if (parameter < 0 || parameter >= count) return;
+    // Only the chosen axis is rebuilt: the other keeps its range (it reset to the default before).
+    if (isY) {
+        if (parameter == m_x.parameter) {
+            clearYAxis();
+            return;
+        }
+        m_y = explorerAxis(parameter, m_cells->value());
+    } else {
+        m_x = explorerAxis(parameter, m_cells->value());
+        if (m_y && m_y->parameter == parameter) m_y.reset();
     }
     syncAxisControls();
     requestMap();
@@ -239,9 +291,10 @@ void BoundaryPage::clearYAxis() {
 void BoundaryPage::syncAxisControls() {
     const QSignalBlocker b1(m_xParameter), b2(m_yParameter), b3(m_xFrom), b4(m_xTo), b5(m_yFrom), b6(m_yTo);
     const ParameterList& parameters = m_state->parameters();
-    auto sync = [&](const SweepAxis& axis, QSpinBox* from, QSpinBox* to) {
+    auto sync = [&](const SweepAxis& axis, ShapeSpinBox* from, ShapeSpinBox* to) {
         const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis.parameter)];
-        for (QSpinBox* spin : {from, to}) {
+        for (ShapeSpinBox* spin : {from, to}) {
+            spin->setParameter(spec);
             spin->setRange(clampToInt(spec.minimum), clampToInt(spec.maximum));
             spin->setToolTip(QString::fromStdString(spec.help));
         }
@@ -261,11 +314,51 @@ void BoundaryPage::axisControlsEdited() {
     const int cells = m_cells->value();
     m_x = makeExplorerAxis(parameters[static_cast<std::size_t>(m_x.parameter)], m_x.parameter, m_xFrom->value(), m_xTo->value(), cells);
     if (m_y) m_y = makeExplorerAxis(parameters[static_cast<std::size_t>(m_y->parameter)], m_y->parameter, m_yFrom->value(), m_yTo->value(), cells);
+    syncAxisControls();  // a typed end moves to the value the axis starts or ends on (head_dim 1 -> 8)
     requestMap();
+}
+
+QSpinBox* BoundaryPage::xFromBox() const { return m_xFrom; }
+QSpinBox* BoundaryPage::xToBox() const { return m_xTo; }
+QSpinBox* BoundaryPage::yFromBox() const { return m_yFrom; }
+QSpinBox* BoundaryPage::yToBox() const { return m_yTo; }
+
+QString BoundaryPage::cellTotalText() const { return m_cellTotal->text(); }
+
+void BoundaryPage::updateCellTotal() {
+    const ParameterList& parameters = m_state->parameters();
+    const auto width = static_cast<std::int64_t>(m_x.values.size());
+    const auto height = m_y ? static_cast<std::int64_t>(m_y->values.size()) : std::int64_t{1};
+    QString text = m_y ? tr("= %1 × %2 = %3 cells").arg(groupedNumber(static_cast<double>(width)), groupedNumber(static_cast<double>(height)),
+                                                       groupedNumber(static_cast<double>(width * height)))
+                       : tr("= %1 cells").arg(groupedNumber(static_cast<double>(width)));
+    // Say why an axis holds fewer cells than asked for: its range holds no more values the kernel takes.
+    QStringList fewer;
+    for (const SweepAxis* axis : {&m_x, m_y ? &*m_y : nullptr}) {
+        if (!axis || axis->values.empty() || static_cast<int>(axis->values.size()) >= m_cells->value()) continue;
+        if (axis->parameter < 0 || axis->parameter >= static_cast<int>(parameters.size())) continue;
+        const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis->parameter)];
+        fewer << (spec.alignment > 1 ? tr("%1 holds %2 multiples of %3 in range").arg(QString::fromStdString(spec.name)).arg(axis->values.size()).arg(spec.alignment)
+                                     : tr("%1 holds %2 values in range").arg(QString::fromStdString(spec.name)).arg(axis->values.size()));
+    }
+    if (!fewer.isEmpty()) text += QStringLiteral(" (") + fewer.join(QStringLiteral(", ")) + QLatin1Char(')');
+    m_cellTotal->setText(text);
+}
+
+double BoundaryPage::compareOutlineWidth() const { return m_outline->pen().widthF(); }
+
+void BoundaryPage::fitOutlineToCells() {
+    if (!m_result) return;
+    const QRect rect = m_plot->axisRect()->rect();
+    const double cellWidth = rect.width() / std::max(1.0, static_cast<double>(m_result->map.width()));
+    const double cellHeight = m_result->map.yAxis() ? rect.height() / std::max(1.0, static_cast<double>(m_result->map.height())) : cellWidth;
+    const double width = std::clamp(kOutlineCellFraction * std::min(cellWidth, cellHeight), kThinnestOutline, kWidestOutline);
+    if (m_outline->pen().widthF() != width) m_outline->setPen(QPen(kCompareColour, width));
 }
 
 void BoundaryPage::requestMap() {
     if (m_x.parameter < 0 || m_x.parameter >= static_cast<int>(m_state->parameters().size())) return;
+    updateCellTotal();
     BoundaryJob job{0, m_state->kernel(), m_state->device(), std::nullopt, m_state->shape(), m_x, m_y};
     // Tied here as well as in the map, so a shape edit that ties or unties head_dim_v redraws it.
     tieFollowers(job.x, job.base, m_state->parameters(), job.y ? &*job.y : nullptr);

@@ -8,8 +8,10 @@
 #include <QFutureWatcher>
 #include <QImage>
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "core/boundary_colours.h"
 #include "core/sweep.h"
@@ -26,6 +28,7 @@ namespace tilescope {
 
 class ExplorerState;
 class PlotWidget;
+class ShapeSpinBox;
 
 // Everything one background evaluation needs, copied so the GUI may change meanwhile.
 struct BoundaryJob {
@@ -77,6 +80,13 @@ public:
     QString legendText() const;
     QComboBox* xParameterBox() const { return m_xParameter; }
     QComboBox* yParameterBox() const { return m_yParameter; }
+    QSpinBox* xFromBox() const;
+    QSpinBox* xToBox() const;
+    QSpinBox* yFromBox() const;
+    QSpinBox* yToBox() const;
+    QSpinBox* cellsBox() const { return m_cells; }
+    QString cellTotalText() const;  // "128 x 128 = 16,384 cells", and why an axis holds fewer
+    double compareOutlineWidth() const;  // pixels: thinner than a cell, so dense maps keep an outline
 
 signals:
     void mapShown(quint64 generation);
@@ -88,7 +98,14 @@ private:
     void resetAxesForFamily();
     void rebuildParameterBoxes();
     void axisControlsEdited();
+    void axisParameterChosen(bool isY, int parameter);
     void syncAxisControls();
+    void updateCellTotal();
+    void fitOutlineToCells();  // before each replot: outline width from the cell size in pixels
+    // An axis over `parameter` with the range the user last gave it in this family, else its default.
+    SweepAxis explorerAxis(int parameter, int cells) const;
+    const std::pair<std::int64_t, std::int64_t>* rememberedRange(int parameter) const;
+    void rememberRange(const SweepAxis& axis);
     void requestMap();
     void startJob();
     void jobFinished();
@@ -111,11 +128,14 @@ private:
     QLabel* m_legend;
     QComboBox* m_xParameter;
     QComboBox* m_yParameter;
-    QSpinBox* m_xFrom;
-    QSpinBox* m_xTo;
-    QSpinBox* m_yFrom;
-    QSpinBox* m_yTo;
+    ShapeSpinBox* m_xFrom;
+    ShapeSpinBox* m_xTo;
+    ShapeSpinBox* m_yFrom;
+    ShapeSpinBox* m_yTo;
     QSpinBox* m_cells;
+    QLabel* m_cellTotal;
+    // Axis ranges the user set, per "family/parameter": they survive variant, axis and family changes.
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> m_ranges;
 
     SweepAxis m_x;
     std::optional<SweepAxis> m_y;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QSpinBox>
+#include <utility>
 
 #include "core/shape.h"
 
@@ -13,6 +14,8 @@ class ShapeSpinBox : public QSpinBox {
 public:
     explicit ShapeSpinBox(ParameterSpec parameter, QWidget* parent = nullptr);
     void stepBy(int steps) override;
+    // A box whose parameter changes (a Boundaries or Tiles axis end) steps by the new one's rule.
+    void setParameter(ParameterSpec parameter) { m_parameter = std::move(parameter); }
 
 private:
     ParameterSpec m_parameter;

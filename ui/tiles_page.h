@@ -13,7 +13,9 @@ class QSpinBox;
 namespace tilescope {
 
 class ExplorerState;
+class KernelFamily;
 class PlotWidget;
+class ShapeSpinBox;
 
 class TilesPage : public QWidget {
     Q_OBJECT
@@ -24,6 +26,9 @@ public:
     const TileSeries& series() const { return m_series; }
     PlotWidget* plot() const { return m_plot; }
     QLabel* figuresLabel() const { return m_figures; }
+    QSpinBox* fromBox() const;
+    QSpinBox* toBox() const;
+    QString summaryText() const;
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -37,11 +42,12 @@ private:
     void refresh();
 
     ExplorerState* m_state;
+    const KernelFamily* m_family = nullptr;  // a new variant of it keeps the parameter and range
     bool m_dirty = false;
     PlotWidget* m_plot;
     QComboBox* m_parameter;
-    QSpinBox* m_from;
-    QSpinBox* m_to;
+    ShapeSpinBox* m_from;
+    ShapeSpinBox* m_to;
     QLabel* m_summary;
     QLabel* m_figures;  // per tile / cell: tiles, swap, CTAs against the SM count (TileSeries::figures)
     TileSeries m_series;

@@ -97,10 +97,12 @@ TEST(SweepAxis, DefaultAxes) {
     EXPECT_EQ(log.scale, AxisScale::Log2);
     const auto& headDim = attentionParameters()[4];  // linear, 1 .. 1024
     const SweepAxis lin = defaultSweepAxis(headDim, 4, 64);
-    // step = 1023 / 63 = 16: 1, 17, ..., 1009.
+    // Multiples of head_dim's alignment (issue #15 item 1: 1, 17, ..., 1009 were all refused):
+    // 8 .. 1024, step 1016 / 63 = 16: 8, 24, ..., 1016.
     ASSERT_EQ(lin.values.size(), 64u);
-    EXPECT_EQ(lin.values[1], 17);
-    EXPECT_EQ(lin.values.back(), 1009);
+    EXPECT_EQ(lin.values[1], 24);
+    EXPECT_EQ(lin.values.back(), 1016);
+    for (const auto v : lin.values) EXPECT_EQ(v % 8, 0) << v;
     const SweepAxis causal = defaultSweepAxis(attentionParameters()[6], 6, 64);  // a 0/1 flag
     EXPECT_EQ(causal.values, (std::vector<std::int64_t>{0, 1}));
 }
