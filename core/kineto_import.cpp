@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -113,6 +114,21 @@ std::optional<std::int64_t> microsToNs(std::string_view raw) {
 
 // ---- the input: gzip or plain, through zlib's gz* interface (plain files pass through)
 
+// What a zlib error of a gzip stream means to a user. `message` is gzerror's "PATH: what".
+std::string describeGzipError(int code, const char* message, std::uint64_t fileBytes) {
+    std::string what = message ? message : "";
+    if (auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    if (code == Z_ERRNO) return "cannot read: " + std::string(std::strerror(errno));
+    if (code == Z_BUF_ERROR)  // zlib: "unexpected end of file"
+        return "the gzip stream ends before its end marker (the file's " + std::to_string(fileBytes) +
+               " bytes stop inside the compressed data; truncated?)";
+    if (what == "incorrect data check")
+        return "the gzip stream is corrupt: its CRC-32 does not match the decompressed data (damaged file?)";
+    if (what == "incorrect length check")
+        return "the gzip stream is corrupt: its recorded length does not match the decompressed data (damaged file?)";
+    return "cannot decompress: the gzip stream is corrupt (zlib: " + (what.empty() ? std::string("error ") + std::to_string(code) : what) + ")";
+}
+
 class Input {
 public:
     ~Input() {
@@ -127,21 +143,17 @@ public:
         gzbuffer(m_file, 1 << 20);
         return {};
     }
-    // Bytes read into `out`, 0 at the end; an error for a corrupt or truncated gzip stream.
+    // Bytes read into `out`, 0 at the end; an error for a corrupt gzip stream, or one that ends
+    // before its trailer. zlib hands out what it could inflate from a cut stream and flags the cut
+    // only in gzerror: that data is passed on, and the read after it (0 bytes) fails, so the error
+    // names the byte of JSON where the stream stopped, as a cut plain file's does.
     Result<std::size_t> read(char* out, std::size_t n) {
         const int got = gzread(m_file, out, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
-        if (got < 0) {
-            int code = 0;
-            const char* message = gzerror(m_file, &code);
-            return makeError(std::string("cannot decompress: ") + (message ? message : "zlib error"));
-        }
-        if (got == 0) {
-            int code = 0;
-            gzerror(m_file, &code);
-            if (code != Z_OK && code != Z_STREAM_END)
-                return makeError("cannot decompress: the gzip stream is truncated or corrupt");
-        }
-        return static_cast<std::size_t>(got);
+        if (got > 0) return static_cast<std::size_t>(got);
+        int code = Z_OK;
+        const char* message = gzerror(m_file, &code);
+        if (got == 0 && (code == Z_OK || code == Z_STREAM_END)) return std::size_t{0};
+        return makeError(describeGzipError(code, message, m_size));
     }
     std::uint64_t size() const { return m_size; }
     std::uint64_t position() const {
