@@ -233,8 +233,8 @@ void MainWindow::saveTraceAs() {
 }
 
 bool MainWindow::exportReportTo(const QString& path) {
-    const QString title = tr("Tilescope report: %1").arg(m_document->displayName());
-    auto written = ReportExporter::exportReport(m_document->trace(), path, title);
+    // The explorer (kernel, shape, devices, verdict, boundary map) and the trace, as the window shows them.
+    auto written = ReportExporter::exportReport(ReportExporter::contentFor(m_state, m_boundary, m_document->trace(), m_document->displayName()), path);
     if (!written) {
         showMessage(tr("Cannot export report"), QString::fromStdString(written.error()));
         return false;
@@ -244,7 +244,8 @@ bool MainWindow::exportReportTo(const QString& path) {
 }
 
 void MainWindow::exportReportDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QFileInfo(m_document->displayName()).completeBaseName() + QStringLiteral(".html"),
+    const QString name = ReportExporter::defaultFileName(*m_state, m_document->trace(), m_document->displayName(), QStringLiteral("html"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), name,
                                                       tr("HTML, one file (*.html);;PDF (*.pdf);;Markdown and PNG folder (*.md)"));
     if (!path.isEmpty()) exportReportTo(path);
 }

@@ -67,23 +67,15 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1280x800)."), QStringLiteral("WxH"));
     const QCommandLineOption versions(QStringLiteral("versions"), QStringLiteral("Print Qt, CUDA and CUPTI versions and exit."));
     const QCommandLineOption exportReport(QStringLiteral("export-report"),
-                                          QStringLiteral("Write a report of TRACE (.html, .pdf or .md by suffix) and exit; no display needed."),
+                                          QStringLiteral("Write a report (.html, .pdf or .md by suffix) and exit; no display needed. It covers "
+                                                         "TRACE, and the kernel, shape, devices, verdict and boundary map chosen "
+                                                         "with the options above (the defaults when there is no TRACE)."),
                                           QStringLiteral("OUT"));
     parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, versions, exportReport});
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("A trace to open: *.tilescope.json or a PyTorch profiler trace (.json, .json.gz)."));
     parser.process(app);
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) return fail(QStringLiteral("one trace at a time, got %1").arg(positional.size()));
-
-    if (parser.isSet(exportReport)) {
-        if (positional.isEmpty()) return fail(QStringLiteral("--export-report OUT needs a TRACE to report on"));
-        auto trace = tilescope::openTraceFile(positional.front().toStdString(), tilescope::builtinKernels());
-        if (!trace) return fail(QString::fromStdString(trace.error()));
-        const QString title = QStringLiteral("Tilescope report: %1").arg(QFileInfo(positional.front()).fileName());
-        auto written = tilescope::ReportExporter::exportReport(*trace, parser.value(exportReport), title);
-        if (!written) return fail(QString::fromStdString(written.error()));
-        return 0;
-    }
 
     if (parser.isSet(versions)) {
         std::printf("%s\n", qPrintable(tilescope::AboutDialog::versionText()));
@@ -92,7 +84,7 @@ int main(int argc, char* argv[]) {
                     qPrintable(tilescope::MainWindow::modelsFolder()));
         return 0;
     }
-    const bool scripted = parser.isSet(screenshot);
+    const bool scripted = parser.isSet(screenshot) || parser.isSet(exportReport);
     tilescope::MainWindow window(!scripted);
     tilescope::ExplorerState* state = window.state();
     if (parser.isSet(kernel) || parser.isSet(variant)) {
@@ -123,6 +115,23 @@ int main(int argc, char* argv[]) {
             if (!axis) return fail(QString::fromStdString(axis.error()));
             boundary->setAxis(true, *axis);
         }
+    }
+    if (parser.isSet(exportReport)) {
+        // The trace, and the explorer's kernel, shape, devices, verdict and map when any of them
+        // was chosen (or there is no trace): what the window would show.
+        tilescope::Trace trace;
+        if (!positional.isEmpty()) {
+            auto read = tilescope::openTraceFile(positional.front().toStdString(), tilescope::builtinKernels());
+            if (!read) return fail(QString::fromStdString(read.error()));
+            trace = std::move(*read);
+        }
+        bool explorer = positional.isEmpty();
+        for (const auto* option : {&kernel, &variant, &device, &compare, &shape, &x, &y}) explorer = explorer || parser.isSet(*option);
+        auto content = tilescope::ReportExporter::contentFor(explorer ? state : nullptr, boundary, trace,
+                                                             positional.isEmpty() ? QString() : QFileInfo(positional.front()).fileName());
+        auto written = tilescope::ReportExporter::exportReport(std::move(content), parser.value(exportReport));
+        if (!written) return fail(QString::fromStdString(written.error()));
+        return 0;
     }
     if (!positional.isEmpty()) {
         window.openTrace(positional.front());

@@ -299,7 +299,7 @@ void TraceWindowTest::exportsReports() {
     const QByteArray text = file.readAll();
     QVERIFY(!text.contains("<script>"));
     QVERIFY(text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-    QCOMPARE(text.count("data:image/png;base64,"), 2);  // the timeline and the kernel times
+    QCOMPARE(text.count("data:image/png;base64,"), 3);  // the boundary map, the timeline and the kernel times
     QVERIFY(text.contains("id=\"timeline.png\""));
     QVERIFY(text.contains("id=\"kernel-times.png\""));
 

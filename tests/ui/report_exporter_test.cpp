@@ -1,0 +1,197 @@
+// The exported report (issue #15 item 14), offscreen: what the explorer shows is in it (kernel,
+// shape, both devices, verdict, limit, fix, the boundary map), the default file name, a failed
+// run's duration, and the PDF's layout: page 1 holds more than the title, a kernel-name column
+// is wide, very long names are elided with a footnote, and the written PDF has the laid-out pages.
+#include <QAbstractTextDocumentLayout>
+#include <QFile>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
+
+#include "core/kineto_import.h"
+#include "core/report_text.h"
+#include "kernels/builtin_kernels.h"
+#include "ui/boundary_page.h"
+#include "ui/explorer_state.h"
+#include "ui/main_window.h"
+#include "ui/report_exporter.h"
+#include "ui/trace_document.h"
+
+using namespace tilescope;
+
+namespace {
+
+const QString kSource = QStringLiteral(TILESCOPE_SOURCE_DIR);
+const QString kAlexnet = kSource + QStringLiteral("/resources/samples/hta_alexnet_a100.json.gz");
+const QString kGolden = kSource + QStringLiteral("/tests/data/trace_golden.tilescope.json");
+
+Trace openOrFail(const QString& path) {
+    auto trace = openTraceFile(path.toStdString(), builtinKernels());
+    if (!trace) qFatal("%s", trace.error().c_str());
+    return std::move(*trace);
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// fa2 on a T4 (sm_75: unsupported, with a fix) compared with an H100 (ok).
+void failingExplorer(MainWindow& window) {
+    ExplorerState* state = window.state();
+    QVERIFY(state->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+    QVERIFY(state->setDevice(QStringLiteral("t4")));
+    QVERIFY(state->setCompareDevice(QStringLiteral("h100-sxm")));
+    QVERIFY(!state->plan().ok());
+    QVERIFY(state->comparePlan() && state->comparePlan()->ok());
+}
+
+// The widest line of the block that holds `text` (a table cell's), in layout pixels.
+qreal widestLineOf(const QTextDocument& document, const QString& text) {
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        if (!block.text().contains(text)) continue;
+        qreal widest = 0.0;
+        for (int i = 0; i < block.layout()->lineCount(); ++i) widest = std::max(widest, block.layout()->lineAt(i).naturalTextWidth());
+        return widest;
+    }
+    return -1.0;
+}
+
+}  // namespace
+
+class ReportExporterTest : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultFileNameDropsTheJsonEnding();
+    void reportCoversTheExplorer();
+    void failedRunShowsNoDuration();
+    void pdfFillsPageOneAndWidensKernelNames();
+    void pdfOfTheExplorerAloneIsOnePage();
+};
+
+void ReportExporterTest::defaultFileNameDropsTheJsonEnding() {
+    QCOMPARE(QString::fromStdString(reportBaseName("hta_alexnet_a100.json.gz")), QStringLiteral("hta_alexnet_a100-report"));
+    QCOMPARE(QString::fromStdString(reportBaseName("/x/y/run.tilescope.json")), QStringLiteral("run-report"));
+    QCOMPARE(QString::fromStdString(reportBaseName("bert.json")), QStringLiteral("bert-report"));
+    MainWindow window(false);
+    ExplorerState* state = window.state();
+    QVERIFY(state->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("gemm")));
+    QVERIFY(state->setShapeText(QStringLiteral("M=16,N=4096,K=4096")));
+    // No trace open: the kernel and the shape.
+    const QString untitled = ReportExporter::defaultFileName(*state, window.document()->trace(), window.document()->displayName(), QStringLiteral("pdf"));
+    QVERIFY2(untitled.startsWith(QStringLiteral("awq_gemm-gemm-M16-N4096-K4096")), qPrintable(untitled));
+    QVERIFY2(untitled.endsWith(QStringLiteral("-report.pdf")), qPrintable(untitled));
+    window.document()->setTrace(openOrFail(kAlexnet), kAlexnet, false);
+    QCOMPARE(ReportExporter::defaultFileName(*state, window.document()->trace(), window.document()->displayName(), QStringLiteral("html")),
+             QStringLiteral("hta_alexnet_a100-report.html"));
+}
+
+void ReportExporterTest::reportCoversTheExplorer() {
+    MainWindow window(false);
+    failingExplorer(window);
+    window.document()->setTrace(openOrFail(kGolden), QStringLiteral("golden.tilescope.json"), true);
+    const LaunchPlan plan = window.state()->plan();
+    QTemporaryDir dir;
+    const QString html = dir.filePath(QStringLiteral("report.html"));
+    QVERIFY(window.exportReportTo(html));
+    const QString text = QString::fromUtf8(readAll(html));
+    QVERIFY(text.contains(QStringLiteral("Current shape: attention / fa2")));
+    QVERIFY(text.contains(QString::fromStdString(htmlEscape(formatShape(plan.shape, window.state()->parameters())))));
+    QVERIFY(text.contains(QStringLiteral("t4 \u2014 ")));        // the device
+    QVERIFY(text.contains(QStringLiteral("h100-sxm \u2014 ")));  // and the compare device
+    QVERIFY(text.contains(QString::fromStdString(htmlEscape(plan.message))));
+    QVERIFY(!plan.fix.empty());
+    QVERIFY(text.contains(QString::fromStdString(htmlEscape(plan.fix))));
+    if (plan.limit) {
+        QVERIFY(text.contains(QString::fromStdString(std::string(plan.limit->name))));
+    }
+    QVERIFY(text.contains(QStringLiteral("id=\"boundary-map.png\"")));  // the Boundaries page's plot
+    QVERIFY(text.contains(QStringLiteral("Boundary map on t4")));
+    QCOMPARE(text.count(QStringLiteral("data:image/png;base64,")), 3);  // the map, the timeline, the kernel times
+    QVERIFY(text.contains(QStringLiteral("Trace summary")));  // and the trace as before
+
+    const QString md = dir.filePath(QStringLiteral("report.md"));
+    QVERIFY(window.exportReportTo(md));
+    QVERIFY(QFileInfo(dir.filePath(QStringLiteral("report_files/boundary-map.png"))).size() > 0);
+    QVERIFY(readAll(md).contains("(report_files/boundary-map.png)"));
+}
+
+void ReportExporterTest::failedRunShowsNoDuration() {
+    Trace trace = openOrFail(kGolden);
+    const Run& failed = trace.runs[3];  // cudaErrorInvalidConfiguration, no kernel ran
+    QVERIFY(failed.gpu && !failed.gpu->launch.ok());
+    QCOMPARE(QString::fromStdString(runDurationText(failed)), QStringLiteral("\u2014, failed"));
+    QCOMPARE(QString::fromStdString(runDurationText(trace.runs[0])), QStringLiteral("predicted"));
+    QVERIFY(trace.runs[2].gpu && trace.runs[2].gpu->timing);  // a measured run shows its timing's median
+    const QString measured = QString::number(trace.runs[2].gpu->timing->medianUs, 'f', 3);
+    QCOMPARE(QString::fromStdString(runDurationText(trace.runs[2])), measured);
+    const std::string html = reportHtml(trace, {}, "r");
+    // The failed run's row of the Runs table ends with "—, failed", never 0.000.
+    const QString text = QString::fromStdString(html);
+    const auto rows = text.split(QLatin1Char('\n')).filter(QStringLiteral("<tr><td>measured</td>"));
+    QCOMPARE(rows.size(), 2);
+    QVERIFY2(rows[1].endsWith(QStringLiteral("<td>\u2014, failed</td></tr>")), qPrintable(rows[1]));
+    QVERIFY(!rows[1].contains(QStringLiteral("0.000")));
+    QVERIFY2(rows[0].endsWith(QStringLiteral("<td>%1</td></tr>").arg(measured)), qPrintable(rows[0]));
+}
+
+void ReportExporterTest::pdfFillsPageOneAndWidensKernelNames() {
+    MainWindow window(false);
+    failingExplorer(window);
+    const Trace trace = openOrFail(kAlexnet);
+    window.document()->setTrace(Trace(trace), kAlexnet, false);
+    ReportContent content = ReportExporter::contentFor(window.state(), window.boundaryPage(), window.document()->trace(), QStringLiteral("hta_alexnet_a100.json.gz"));
+    QVERIFY(content.explorer && content.explorer->map);
+    content.tracePlots = ReportExporter::renderPlots(trace);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("report.pdf"));
+    QPdfWriter writer(path);
+    ReportExporter::setUpPdfDevice(&writer);
+    const auto document = ReportExporter::pdfDocument(content, &writer);
+    const QStringList pages = ReportExporter::pageTexts(*document);
+    QCOMPARE(pages.size(), document->pageCount());
+    QVERIFY(pages.size() >= 2);
+    // Page 1: the title, the current shape with its verdict and fix, and the map's caption.
+    QVERIFY(pages[0].contains(QStringLiteral("Tilescope report: hta_alexnet_a100.json.gz")));
+    QVERIFY(pages[0].contains(QStringLiteral("Current shape: attention / fa2")));
+    QVERIFY(pages[0].contains(QString::fromStdString(window.state()->plan().fix)));
+    QVERIFY2(pages[0].contains(QStringLiteral("Boundary map on t4")), qPrintable(pages[0]));
+    // A kernel name of the "Kernels by total time" table gets most of the page's width.
+    const QString name = QStringLiteral("void at::native::");
+    const qreal widest = widestLineOf(*document, name);
+    QVERIFY2(widest > 0.5 * document->pageSize().width(), qPrintable(QString::number(widest)));
+    // The 5,123-character cuDNN name is elided in its cell, whole in the footnote under the table.
+    const QString all = pages.join(QString());
+    QVERIFY(all.contains(QStringLiteral(" \u2026 ")));
+    QVERIFY(all.contains(QRegularExpression(QStringLiteral("\\n\\[1\\] "))));
+    // The last page holds more than a widowed line or two.
+    QVERIFY2(ReportExporter::lastPageFill(*document) > 0.1, qPrintable(QString::number(ReportExporter::lastPageFill(*document))));
+
+    // The written PDF has exactly the pages laid out here.
+    QVERIFY(ReportExporter::exportReport(content, path));
+    const QByteArray pdf = readAll(path);
+    QVERIFY(pdf.startsWith("%PDF-"));
+    QCOMPARE(static_cast<int>(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page ") + pdf.count("/Type /Page/")),
+             document->pageCount());
+}
+
+void ReportExporterTest::pdfOfTheExplorerAloneIsOnePage() {
+    // No trace: the title, the current shape and the map share one page.
+    MainWindow window(false);
+    failingExplorer(window);
+    const ReportContent content = ReportExporter::contentFor(window.state(), window.boundaryPage(), window.document()->trace(), window.document()->displayName());
+    QVERIFY(content.title.find("attention / fa2") != std::string::npos);
+    QTemporaryDir dir;
+    QPdfWriter writer(dir.filePath(QStringLiteral("x.pdf")));
+    ReportExporter::setUpPdfDevice(&writer);
+    const auto document = ReportExporter::pdfDocument(content, &writer);
+    QCOMPARE(document->pageCount(), 1);
+    QVERIFY(ReportExporter::pageTexts(*document)[0].contains(QStringLiteral("Boundary map on t4")));
+}
+
+QTEST_MAIN(ReportExporterTest)
+#include "report_exporter_test.moc"
