@@ -31,6 +31,9 @@ const QColor kCompareColour(0x20, 0x20, 0x20);
 constexpr double kWidestOutline = 2.5;
 constexpr double kThinnestOutline = 1.0;
 constexpr double kOutlineCellFraction = 0.35;
+constexpr double kFaintestOutline = 0.45;  // alpha of the outline over sub-pixel cells
+constexpr int kRightLabelRoom = 24;
+constexpr int kTopLabelRoom = 12;  // and above it for the last Y label
 const QColor kSplitColour(Qt::white);
 const QColor kSplitLabelBackground(0x20, 0x20, 0x20, 150);
 constexpr std::size_t kMaxSplitLabels = 24;
@@ -118,6 +121,8 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_crossY = new QCPItemStraightLine(m_plot);
     for (auto* line : {m_crossX, m_crossY}) line->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
     m_plot->axisRect()->setBackground(palette().brush(QPalette::Base));
+    // Room right of the map for the last X label (1,024 sits on the last cell, half of it past the edge).
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, kTopLabelRoom, kRightLabelRoom, 0));
     m_legend->setObjectName(QStringLiteral("boundaryLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
@@ -130,6 +135,9 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_cells->setToolTip(tr("Cells along each axis: fewer where the range holds fewer values the kernel can be asked "
                            "for (multiples of the parameter's alignment, integers on a doubling axis)"));
     m_cellTotal->setObjectName(QStringLiteral("cellTotal"));
+    // The total never widens the page past 1,024 px; the legend under the map repeats it.
+    m_cellTotal->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_cellTotal->setMinimumWidth(0);
     // Steps land on values the kernel accepts, as in the shape panel (core steppedValue).
     for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo}) {
         spin->setGroupSeparatorShown(true);
@@ -341,8 +349,10 @@ void BoundaryPage::updateCellTotal() {
         fewer << (spec.alignment > 1 ? tr("%1 holds %2 multiples of %3 in range").arg(QString::fromStdString(spec.name)).arg(axis->values.size()).arg(spec.alignment)
                                      : tr("%1 holds %2 values in range").arg(QString::fromStdString(spec.name)).arg(axis->values.size()));
     }
-    if (!fewer.isEmpty()) text += QStringLiteral(" (") + fewer.join(QStringLiteral(", ")) + QLatin1Char(')');
+    m_fewerNote = fewer.join(QStringLiteral(", "));
+    if (!fewer.isEmpty()) text += QStringLiteral(" (") + m_fewerNote + QLatin1Char(')');
     m_cellTotal->setText(text);
+    m_cellTotal->setToolTip(text);
 }
 
 double BoundaryPage::compareOutlineWidth() const { return m_outline->pen().widthF(); }
@@ -353,7 +363,11 @@ void BoundaryPage::fitOutlineToCells() {
     const double cellWidth = rect.width() / std::max(1.0, static_cast<double>(m_result->map.width()));
     const double cellHeight = m_result->map.yAxis() ? rect.height() / std::max(1.0, static_cast<double>(m_result->map.height())) : cellWidth;
     const double width = std::clamp(kOutlineCellFraction * std::min(cellWidth, cellHeight), kThinnestOutline, kWidestOutline);
-    if (m_outline->pen().widthF() != width) m_outline->setPen(QPen(kCompareColour, width));
+    // Cells under two pixels: edges between every pair of rows would merge into a band, so the
+    // outline fades with the cell size and the map under it still shows.
+    QColor colour = kCompareColour;
+    colour.setAlphaF(static_cast<float>(std::clamp(std::min(cellWidth, cellHeight) / 2.0, kFaintestOutline, 1.0)));
+    if (m_outline->pen().widthF() != width || m_outline->pen().color() != colour) m_outline->setPen(QPen(colour, width));
 }
 
 void BoundaryPage::requestMap() {
@@ -492,6 +506,10 @@ void BoundaryPage::updateLegend() {
     }
     html += tr("&nbsp; <b>%1</b> cells on %2").arg(groupedNumber(static_cast<double>(m_result->map.cellCount())),
                                                     QString::fromStdString(m_result->map.device().id));
+    if (m_result->map.yAxis())
+        html += tr(" (%1 × %2%3)").arg(m_result->map.width()).arg(m_result->map.height()).arg(m_fewerNote.isEmpty() ? QString() : QStringLiteral("; ") + m_fewerNote.toHtmlEscaped());
+    else if (!m_fewerNote.isEmpty())
+        html += QStringLiteral(" (") + m_fewerNote.toHtmlEscaped() + QLatin1Char(')');
     if (m_result->compareCounts && m_lastJob && m_lastJob->compare) {
         const auto ok = (*m_result->compareCounts)[static_cast<std::size_t>(Verdict::Ok)];
         html += tr("<br><b>━━</b> outline: where %1 (compare-device) changes between ok and failing — %2 ok cells there")

@@ -134,6 +134,7 @@ private:
     ShapeSpinBox* m_yTo;
     QSpinBox* m_cells;
     QLabel* m_cellTotal;
+    QString m_fewerNote;  // why an axis holds fewer cells than asked for; the legend repeats it
     // Axis ranges the user set, per "family/parameter": they survive variant, axis and family changes.
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> m_ranges;
 
