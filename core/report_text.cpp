@@ -197,7 +197,8 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
                                        run.plan.message.empty() ? std::string("(the model predicted no failure)") : run.plan.message,
                                        run.plan.fix.empty() ? std::string("(none found)") : run.plan.fix});
     }
-    if (failures.table.rows.empty()) failures.paragraphs.push_back("No run failed.");
+    failures.paragraphs.push_back(failures.table.rows.empty() ? "No run failed."
+                                                              : "Runs whose plan or GPU run failed, with the model's message and fix.");
     if (!trace.runs.empty()) sections.push_back(std::move(failures));
 
     if (!plots.empty()) sections.push_back({"Plots", {}, {}, {}, {}, plots});
@@ -243,8 +244,10 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
         std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> sorted(byName.begin(), byName.end());
         std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
         Section top{"Kernels by total time", {}, {}, {{"kernel", "count", "total (us)", "mean (us)"}, {}, {76, 6, 9, 9}, 0}, {}, {}};
-        if (sorted.size() > kReportMaxConfigurations)
-            top.paragraphs.push_back("The " + std::to_string(kReportMaxConfigurations) + " longest of " + std::to_string(sorted.size()) + " kernels.");
+        // Every table follows a paragraph: Qt's PDF layout (6.4) does not draw a heading that a table follows directly.
+        top.paragraphs.push_back(sorted.size() > kReportMaxConfigurations
+                                     ? "The " + std::to_string(kReportMaxConfigurations) + " longest of " + std::to_string(sorted.size()) + " kernels, by name."
+                                     : std::to_string(sorted.size()) + " kernels by name, the longest total first.");
         for (std::size_t i = 0; i < sorted.size() && i < kReportMaxConfigurations; ++i) {
             const auto& [name, figures] = sorted[i];
             top.table.rows.push_back({nameCell(name, top.footnotes), std::to_string(figures.first), fixed(static_cast<double>(figures.second) / 1000.0, 3),
@@ -254,7 +257,7 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
     }
 
     if (!trace.runs.empty()) {
-        Section runs{"Runs", {}, {}, {{"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block", "smem (B)", "registers", "occupancy %", "duration (us)"}, {}, {}, -1}, {}, {}};
+        Section runs{"Runs", {"Each run's plan; a measured run's duration is its median time, \u201c\u2014, failed\u201d when the GPU run failed."}, {}, {{"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block", "smem (B)", "registers", "occupancy %", "duration (us)"}, {}, {}, -1}, {}, {}};
         for (const auto& run : trace.runs) {
             const LaunchPlan& p = run.plan;
             runs.table.rows.push_back({std::string(runKindName(run.kind)), std::string(p.family), std::string(p.variant),
@@ -272,7 +275,8 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
                                       std::to_string(d.maxThreadsPerBlock), std::to_string(d.regsPerSm), std::to_string(d.smemPerBlock),
                                       std::to_string(d.smemPerBlockOptin), std::to_string(d.smemPerSm), std::to_string(d.maxBlocksPerSm),
                                       std::to_string(d.maxThreadsPerSm), std::to_string(d.memoryBytes >> 20), d.source});
-    if (trace.devices.empty()) devices.paragraphs.push_back("The trace names no device whose limits are known.");
+    devices.paragraphs.push_back(trace.devices.empty() ? "The trace names no device whose limits are known."
+                                                       : "The limits the checks above used, per device the trace names.");
     sections.push_back(std::move(devices));
     return sections;
 }
