@@ -244,7 +244,6 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
         std::vector<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> sorted(byName.begin(), byName.end());
         std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
         Section top{"Kernels by total time", {}, {}, {{"kernel", "count", "total (us)", "mean (us)"}, {}, {76, 6, 9, 9}, 0}, {}, {}};
-        // Every table follows a paragraph: Qt's PDF layout (6.4) does not draw a heading that a table follows directly.
         top.paragraphs.push_back(sorted.size() > kReportMaxConfigurations
                                      ? "The " + std::to_string(kReportMaxConfigurations) + " longest of " + std::to_string(sorted.size()) + " kernels, by name."
                                      : std::to_string(sorted.size()) + " kernels by name, the longest total first.");
