@@ -183,6 +183,9 @@ bool fitFigure(QTextDocument& document) {
         format.setWidth(std::floor(format.width() * scale));
         format.setHeight(std::floor(format.height() * scale));
         image.setCharFormat(format);
+        // The whole document again: laid out from the figure on only, the blocks between two
+        // later tables kept no lines and were never drawn.
+        document.markContentsDirty(0, document.characterCount());
         return true;
     }
     return false;
