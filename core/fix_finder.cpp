@@ -1,6 +1,8 @@
 #include "core/fix_finder.h"
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/device_spec.h"
@@ -13,12 +15,18 @@ constexpr std::int64_t kLocalScan = 1024;  // every value this close is tried on
 
 class AxisProbe {
 public:
-    AxisProbe(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, int parameter)
-        : m_kernel(kernel), m_shape(shape), m_device(device), m_parameter(parameter) {
-        const auto& spec = kernel.family->parameters()[static_cast<std::size_t>(parameter)];
-        m_minimum = spec.minimum;
-        m_maximum = spec.maximum;
-        m_original = plan(shape[parameter]);
+    // Every parameter in `parameters` takes the probed value together (head_dim and head_dim_v,
+    // which FA2 needs equal, move as one); the range is the one all of them accept.
+    AxisProbe(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, std::vector<int> parameters)
+        : m_kernel(kernel), m_shape(shape), m_device(device), m_parameters(std::move(parameters)) {
+        m_minimum = std::numeric_limits<std::int64_t>::min();
+        m_maximum = std::numeric_limits<std::int64_t>::max();
+        for (int parameter : m_parameters) {
+            const auto& spec = kernel.family->parameters()[static_cast<std::size_t>(parameter)];
+            m_minimum = std::max(m_minimum, spec.minimum);
+            m_maximum = std::min(m_maximum, spec.maximum);
+        }
+        m_original = plan(shape[m_parameters.front()]);
     }
 
     std::int64_t minimum() const { return m_minimum; }
@@ -26,7 +34,7 @@ public:
 
     LaunchPlan plan(std::int64_t value) const {
         Shape probe = m_shape;
-        probe[m_parameter] = value;
+        for (int parameter : m_parameters) probe[parameter] = value;
         return m_kernel.family->plan(m_kernel.variant, probe, m_device, PlanDetail::Brief);
     }
     bool passes(std::int64_t value) const { return plan(value).ok(); }
@@ -42,7 +50,7 @@ private:
     const KernelChoice& m_kernel;
     const Shape& m_shape;
     const DeviceSpec& m_device;
-    int m_parameter;
+    std::vector<int> m_parameters;
     std::int64_t m_minimum = 0;
     std::int64_t m_maximum = 0;
     LaunchPlan m_original;
@@ -109,13 +117,12 @@ std::string joinIds(const std::vector<std::string>& ids) {
     return out;
 }
 
-}  // namespace
-
-std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
-                                                int parameter) {
-    if (parameter < 0 || parameter >= shape.size()) return std::nullopt;
-    const AxisProbe probe(kernel, shape, device, parameter);
-    const std::int64_t origin = shape[parameter];
+// Nearest value at which the plan passes with every parameter of `parameters` set to it.
+std::optional<std::int64_t> nearestPassingTogether(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
+                                                   std::vector<int> parameters) {
+    const std::int64_t origin = shape[parameters.front()];
+    const AxisProbe probe(kernel, shape, device, std::move(parameters));
+    if (probe.minimum() > probe.maximum()) return std::nullopt;
     std::optional<std::int64_t> below = scan(probe, origin, -1);
     std::optional<std::int64_t> above = scan(probe, origin, +1);
     if (!below) below = searchFar(probe, origin, -1);
@@ -124,17 +131,52 @@ std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, cons
     return below ? below : above;
 }
 
+// The parameters other than `parameter` that hold the same value and share its unit (the same
+// scale): when the failing one cannot move alone, they may have to move with it.
+std::vector<int> partnersOf(const KernelChoice& kernel, const Shape& shape, int parameter) {
+    const auto& parameters = kernel.family->parameters();
+    const auto& spec = parameters[static_cast<std::size_t>(parameter)];
+    std::vector<int> partners;
+    for (int other = 0; other < shape.size(); ++other)
+        if (other != parameter && shape[other] == shape[parameter] && parameters[static_cast<std::size_t>(other)].scale == spec.scale)
+            partners.push_back(other);
+    return partners;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
+                                                int parameter) {
+    if (parameter < 0 || parameter >= shape.size()) return std::nullopt;
+    return nearestPassingTogether(kernel, shape, device, {parameter});
+}
+
 void attachFix(LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device, const DeviceDatabase* database) {
     if (plan.ok()) return;
     std::vector<std::string> parts;
     const auto& parameters = kernel.family->parameters();
-    if (plan.failingParameter >= 0) {
-        if (auto value = nearestPassingValue(kernel, plan.shape, device, plan.failingParameter)) {
+    if (plan.failingParameter >= 0 && plan.failingParameter < plan.shape.size()) {
+        std::vector<int> moved{plan.failingParameter};
+        std::optional<std::int64_t> value = nearestPassingValue(kernel, plan.shape, device, plan.failingParameter);
+        if (!value) {
+            // head_dim=100 with head_dim_v=100: no head_dim alone passes (FA2 needs them equal), but
+            // moving both to 96 does. Try the parameters that hold the same value, together.
+            std::vector<int> together = partnersOf(kernel, plan.shape, plan.failingParameter);
+            if (!together.empty()) {
+                together.insert(together.begin(), plan.failingParameter);
+                value = nearestPassingTogether(kernel, plan.shape, device, together);
+                if (value) moved = together;
+            }
+        }
+        if (value) {
             Shape fixed = plan.shape;
-            fixed[plan.failingParameter] = *value;
+            std::string names;
+            for (std::size_t i = 0; i < moved.size(); ++i) {
+                fixed[moved[i]] = *value;
+                names += (i == 0 ? "" : (i + 1 == moved.size() ? " and " : ", ")) + parameters[static_cast<std::size_t>(moved[i])].name;
+            }
             plan.fixShape = fixed;
-            parts.push_back("nearest passing " + parameters[static_cast<std::size_t>(plan.failingParameter)].name + ": " +
-                            std::to_string(*value) + " (" + formatShape(fixed, parameters) + ")");
+            parts.push_back("nearest passing " + names + ": " + std::to_string(*value) + " (" + formatShape(fixed, parameters) + ")");
         }
     }
     if (!plan.alternative.empty()) parts.push_back(plan.alternative);

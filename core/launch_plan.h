@@ -107,6 +107,10 @@ struct LaunchPlan {
     std::optional<Occupancy> occupancy;  // nullopt when registers are unknown or the plan fails
 
     bool ok() const { return verdict == Verdict::Ok; }
+    // False when the planner refused the shape before choosing a kernel (unsupported group size,
+    // head_dim not a multiple of 8, no tile fits...): grid, block and shared memory are then not a
+    // launch at all, only their defaults, and nothing should draw them as one.
+    bool hasLaunch() const { return !kernelSymbol.empty(); }
     std::int64_t threadsPerBlock() const { return block.volume(); }
     std::int64_t totalSmem() const { return staticSmem + dynamicSmem; }
 };

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "core/device_spec.h"
+#include "core/text_format.h"
 
 namespace tilescope {
 
@@ -40,6 +41,7 @@ std::string LaunchUsage::percentText() const {
 
 std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& device) {
     std::vector<LaunchUsage> rows;
+    if (!plan.hasLaunch()) return rows;
     static constexpr const char* kAxes[] = {"x", "y", "z"};
     const std::int64_t grid[] = {plan.grid.x, plan.grid.y, plan.grid.z};
     const std::int64_t block[] = {plan.block.x, plan.block.y, plan.block.z};
@@ -85,6 +87,19 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
         waves.unknownWhy = "no occupancy: not one block fits on an SM";
     rows.push_back(waves);
     return rows;
+}
+
+std::string describeLimit(const LimitHit& hit) {
+    const std::string name(hit.name);
+    const auto modulo = name.find(" % ");
+    if (modulo == std::string::npos || hit.limit <= 0)
+        return name + " = " + withThousands(hit.limit) + ", actual " + withThousands(hit.actual);
+    // "N % group_size" names its divisor; "head_dim % 8" is its own divisor.
+    const std::string divided = name.substr(0, modulo), divisor = name.substr(modulo + 3);
+    const bool divisorIsANumber = divisor == std::to_string(hit.limit);
+    return divided + " must be a multiple of " + (divisorIsANumber ? "" : divisor + " = ") + withThousands(hit.limit) + ", actual " +
+           withThousands(hit.actual) + " (" + withThousands(hit.actual) + " % " + withThousands(hit.limit) + " = " +
+           withThousands(hit.actual % hit.limit) + ")";
 }
 
 }  // namespace tilescope

@@ -32,7 +32,12 @@ struct LaunchUsage {
 
 // Grid, block, threads, static/dynamic/total shared memory, registers per thread and per
 // block, and waves. Limits follow core/launch_checks.cpp (the opt-in ceiling only when the
-// plan opts in).
+// plan opts in). Empty when the plan has no launch (LaunchPlan::hasLaunch).
 std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& device);
+
+// The limit a failing plan hit, in words, for every front-end: "max_grid_dim_y = 65,535, actual
+// 86,016"; a divisibility check ("group_size % 32") says what it needs and by how much it misses:
+// "group_size must be a multiple of 32, actual 138 (138 % 32 = 10)" (it read "group_size % 32 = 32").
+std::string describeLimit(const LimitHit& hit);
 
 }  // namespace tilescope

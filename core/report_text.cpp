@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/launch_checks.h"
+#include "core/launch_usage.h"
 #include "core/record_flags.h"
 #include "core/text_format.h"
 #include "core/trace_summary.h"
@@ -114,8 +115,7 @@ std::vector<std::string> planColumn(const LaunchPlan& p, const DeviceSpec& devic
         occupancy = "occupancy unknown (needs the register count)";
     return {deviceText(device),
             verdictText(p),
-            p.limit ? std::string(p.limit->name) + " = " + withThousands(p.limit->limit) + ", actual " + withThousands(p.limit->actual)
-                    : "\u2014",
+            p.limit ? describeLimit(*p.limit) : "\u2014",
             p.cudaError ? describeCudaError(p, device.cudaRuntime) : "\u2014",
             p.fix.empty() ? (p.ok() ? "\u2014" : "(none found)") : p.fix,
             launched ? "grid " + dims(p.grid) + " = " + withThousands(p.grid.volume()) + " blocks of " + dims(p.block) + " = " +

@@ -15,6 +15,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "core/launch_usage.h"
 #include "core/sweep.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
@@ -349,9 +350,7 @@ void DiagnoseDock::showDetails() {
                     .arg(toQString(f->sweepAxis.substr(0, f->sweepAxis.find('='))), groupedNumber(static_cast<double>(*f->boundary)));
     row(tr("why"), f->explanation);
     if (f->limit)
-        html += tr("<br><b>limit:</b> %1 = %2, actual %3")
-                    .arg(toQString(f->limit->name), groupedNumber(static_cast<double>(f->limit->limit)),
-                         groupedNumber(static_cast<double>(f->limit->actual)));
+        html += tr("<br><b>limit:</b> %1").arg(QString::fromStdString(describeLimit(*f->limit)).toHtmlEscaped());
     if (f->plan)
         row(tr("planner"), std::string(verdictName(f->plan->verdict)) + (f->plan->message.empty() ? "" : ": " + f->plan->message));
     row(tr("planned"), f->planNote);

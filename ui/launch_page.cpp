@@ -2,7 +2,9 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -60,15 +62,35 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({560, 300});
+    m_noLaunch = new QLabel;
+    m_noLaunch->setObjectName(QStringLiteral("noLaunchLabel"));
+    m_noLaunch->setAlignment(Qt::AlignCenter);
+    m_noLaunch->setWordWrap(true);
+    m_noLaunch->setMargin(24);
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(splitter);
+    m_stack->addWidget(m_noLaunch);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+    layout->addWidget(m_stack);
     connect(state, &ExplorerState::changed, this, &LaunchPage::refresh);
     refresh();
 }
 
+bool LaunchPage::showsNoLaunch() const { return m_stack->currentWidget() == m_noLaunch; }
+
 void LaunchPage::refresh() {
-    m_model->setUsage(callLaunchUsage(m_state->plan(), m_state->device()));
+    const LaunchPlan& plan = m_state->plan();
+    m_model->setUsage(callLaunchUsage(plan, m_state->device()));
+    if (!plan.hasLaunch()) {
+        m_noLaunch->setText(tr("<p><b>No launch to show.</b></p><p>The planner refuses this shape before it chooses a kernel, "
+                               "so there is no grid, block or shared memory to set against the device's limits.</p>"
+                               "<p>%1</p><p>The banner above gives the limit and the nearest shape that launches.</p>")
+                                .arg(QString::fromStdString(plan.message).toHtmlEscaped()));
+        m_stack->setCurrentWidget(m_noLaunch);
+        return;
+    }
+    m_stack->setCurrentIndex(0);
     if (isVisible())
         refreshPlot();
     else

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class QLabel;
+class QStackedWidget;
 class QTableView;
 class QCPBars;
 
@@ -20,6 +22,10 @@ public:
     explicit LaunchPage(ExplorerState* state, QWidget* parent = nullptr);
 
     LaunchModel* model() const { return m_model; }
+    // Shown instead of the chart and table when the plan has no launch (refused before a kernel was
+    // chosen): says why, so no default 1x1x1 launch is drawn as if it were one.
+    QLabel* noLaunchLabel() const { return m_noLaunch; }
+    bool showsNoLaunch() const;
     PlotWidget* plot() const { return m_plot; }
 
 protected:
@@ -38,6 +44,8 @@ private:
     QCPBars* m_within;
     QCPBars* m_over;
     QTableView* m_table;
+    QStackedWidget* m_stack;
+    QLabel* m_noLaunch;
 };
 
 }  // namespace tilescope

@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QTextDocument>
 
+#include "core/launch_usage.h"
 #include "core/device_spec.h"
 #include "ui/explorer_state.h"
 #include "ui/qt_text.h"
@@ -27,10 +28,7 @@ QString describe(const LaunchPlan& plan) {
     QString text = QStringLiteral("<b>%1</b>: %2")
                        .arg(toQString(verdictName(plan.verdict)), QString::fromStdString(plan.message).toHtmlEscaped());
     if (plan.limit)
-        text += QStringLiteral("<br>limit: %1 = %2, actual %3")
-                    .arg(toQString(plan.limit->name))
-                    .arg(groupedNumber(static_cast<double>(plan.limit->limit)))
-                    .arg(groupedNumber(static_cast<double>(plan.limit->actual)));
+        text += QStringLiteral("<br>limit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)).toHtmlEscaped());
     if (plan.cudaError) text += QStringLiteral(" (%1, %2)").arg(toQString(plan.cudaError->name)).arg(plan.cudaError->code);
     if (!plan.fix.empty()) text += QStringLiteral("<br>fix: %1").arg(QString::fromStdString(plan.fix).toHtmlEscaped());
     return text;

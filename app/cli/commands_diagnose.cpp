@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "core/launch_usage.h"
 #include "core/device_spec.h"
 #include "core/diagnosis.h"
 #include "core/model_catalog.h"
@@ -70,8 +71,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
                                             : f.deviceId + " (" + (f.deviceText.empty() ? f.arch : f.deviceText) + ")";
     rows.push_back({"    device", device});
     if (f.limit)
-        rows.push_back({"    limit", std::string(f.limit->name) + " = " + withThousands(f.limit->limit) + ", actual " +
-                                        withThousands(f.limit->actual)});
+        rows.push_back({"    limit", describeLimit(*f.limit)});
     if (f.plan)
         rows.push_back({"    planner", std::string(verdictName(f.plan->verdict)) +
                                           (f.plan->message.empty() ? "" : ": " + f.plan->message)});

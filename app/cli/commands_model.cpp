@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "core/launch_usage.h"
 #include "core/boundary_colours.h"
 #include "core/fix_finder.h"
 #include "core/json_io.h"
@@ -154,8 +155,7 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
     rows.push_back({"shape", formatShape(plan.shape, parameters)});
     rows.push_back({"verdict", std::string(verdictName(plan.verdict)) + (plan.message.empty() ? "" : ": " + plan.message)});
     if (plan.limit)
-        rows.push_back({"limit", std::string(plan.limit->name) + " = " + withThousands(plan.limit->limit) + ", actual " +
-                                     withThousands(plan.limit->actual)});
+        rows.push_back({"limit", describeLimit(*plan.limit)});
     if (plan.cudaError) rows.push_back({"cuda error", describeCudaError(plan, device.cudaRuntime)});
     if (!plan.fix.empty()) rows.push_back({"fix", plan.fix});
     const bool launched = plan.verdict >= Verdict::InvalidLaunch;

@@ -89,5 +89,21 @@ TEST(AttachFix, NoFailingParameterMeansNoNearestValue) {
     EXPECT_EQ(p.fix.rfind("run attention through PyTorch SDPA", 0), 0u);
 }
 
+// Issue #15 item 4: head_dim=100 fails "% 8", but no head_dim alone passes while head_dim_v stays
+// 100 (FA2 needs them equal), so the fix was empty and "Move to the suggested shape" disabled.
+TEST(AttachFix, ParametersThatMustStayEqualMoveTogether) {
+    const LaunchPlan p = plan("attention", "fa2", "head_dim=100,head_dim_v=100", "h100-sxm");
+    ASSERT_FALSE(p.ok());
+    ASSERT_TRUE(p.fixShape);
+    const KernelChoice k = kernel("attention", "fa2");
+    const auto& parameters = k.family->parameters();
+    EXPECT_EQ((*p.fixShape)[parameterIndex(parameters, "head_dim")], 96);
+    EXPECT_EQ((*p.fixShape)[parameterIndex(parameters, "head_dim_v")], 96);
+    EXPECT_NE(p.fix.find("nearest passing head_dim and head_dim_v: 96"), std::string::npos) << p.fix;
+    // A parameter that can move alone still moves alone.
+    const LaunchPlan alone = plan("awq_gemm", "gemm", "M=16,N=4096,K=4096,group_size=138", "h100-sxm");
+    EXPECT_NE(alone.fix.find("nearest passing group_size: 128"), std::string::npos) << alone.fix;
+}
+
 }  // namespace
 }  // namespace tilescope

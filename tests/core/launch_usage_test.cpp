@@ -103,3 +103,34 @@ TEST(LaunchUsage, OptInPlansAreMeasuredAgainstTheOptInCeiling) {
     EXPECT_EQ(*total.limit, static_cast<double>(device.smemPerBlockOptin));
     EXPECT_NEAR(*total.fraction(), static_cast<double>(plan.totalSmem()) / static_cast<double>(device.smemPerBlockOptin), 1e-12);
 }
+
+// Issue #15 item 4: at group_size=138 the planner refuses before choosing a kernel, yet the Launch
+// page drew a 1x1x1 launch "within limit" with "no ptxas register table" beside it.
+TEST(LaunchUsage, APlanRefusedBeforeItChoosesAKernelHasNoLaunchToShow) {
+    const DeviceSpec& device = *DeviceDatabase::embedded().find("h100-sxm");
+    for (const char* variant : {"gemm", "prefill"}) {
+        auto kernel = resolveKernel(builtinKernels(), "awq_gemm", variant);
+        ASSERT_TRUE(kernel);
+        auto shape = parseShape("M=16,N=4096,K=4096,group_size=138", kernel->family->parameters());
+        ASSERT_TRUE(shape);
+        const LaunchPlan plan = planWithFix(*kernel, *shape, device, nullptr);
+        EXPECT_FALSE(plan.ok()) << variant;
+        EXPECT_FALSE(plan.hasLaunch()) << variant;
+        EXPECT_TRUE(launchUsage(plan, device).empty()) << variant;
+    }
+    // A launch that the runtime refuses is still a launch, drawn with its failing bar.
+    auto legacy = resolveKernel(builtinKernels(), "awq_gemm", "legacy_grid_y");
+    auto large = parseShape("M=32768,N=5376,K=4096,group_size=128", legacy->family->parameters());
+    const LaunchPlan refused = planWithFix(*legacy, *large, device, nullptr);
+    EXPECT_TRUE(refused.hasLaunch());
+    EXPECT_FALSE(launchUsage(refused, device).empty());
+}
+
+// Issue #15 item 4: a divisibility limit read "group_size % 32 = 32, actual 138".
+TEST(LaunchUsage, DescribeLimitSaysWhatADivisibilityCheckNeeds) {
+    EXPECT_EQ(describeLimit({"group_size % 32", 32, 138}), "group_size must be a multiple of 32, actual 138 (138 % 32 = 10)");
+    EXPECT_EQ(describeLimit({"head_dim % 8", 8, 100}), "head_dim must be a multiple of 8, actual 100 (100 % 8 = 4)");
+    EXPECT_EQ(describeLimit({"N % group_size", 128, 4100}),
+              "N must be a multiple of group_size = 128, actual 4,100 (4,100 % 128 = 4)");
+    EXPECT_EQ(describeLimit({"max_grid_dim_y", 65535, 86016}), "max_grid_dim_y = 65,535, actual 86,016");
+}

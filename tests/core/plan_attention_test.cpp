@@ -86,11 +86,14 @@ TEST_P(AttentionRefuses, WithUpstreamsMessageLimitAndFix) { test::expectRefusal(
 INSTANTIATE_TEST_SUITE_P(
     Rows, AttentionRefuses,
     testing::Values(
-        // head_dim_v stays 264, so no head_dim alone passes; no device helps either.
+        // No head_dim alone passes while head_dim_v stays 264 (FA2 needs them equal), so the fix moves
+        // both together (core/fix_finder.cpp); no device helps.
         test::RefusalRow{.name = "Fa2HeadDimAbove256", .variant = "fa2", .shape = "head_dim=264,head_dim_v=264",
                          .message = "FlashAttention forward only supports head dimension at most 256",
                          .limit = "head_dim", .limitValue = 256, .actual = 264,
-                         .fix = "route head_dim > 256 to another backend (e.g. sm120_tile_search, or PyTorch SDPA)"},
+                         .fix = "nearest passing head_dim and head_dim_v: 256 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,"
+                                "head_dim=256,head_dim_v=256,causal=0,num_splits=0); or route head_dim > 256 to another backend "
+                                "(e.g. sm120_tile_search, or PyTorch SDPA)"},
         test::RefusalRow{.name = "Fa2HeadDimMultipleOf8", .variant = "fa2", .shape = "head_dim=100,head_dim_v=100",
                          .message = "query, key, value, and out_ must have a head_size that is a multiple of 8",
                          .limit = "head_dim % 8"},
