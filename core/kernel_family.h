@@ -1,6 +1,7 @@
 // KernelFamily: one bundled kernel family's parameters, variants and planner, and their registry.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -13,10 +14,23 @@ namespace tilescope {
 
 struct DeviceSpec;
 
+// One axis of the Boundaries map a variant opens on: a parameter, and the range that shows its
+// boundary (0..0: the parameter's own explorer range, core/explorer_axis.h).
+struct MapAxisHint {
+    std::string parameter;  // "M"
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    int cells = 0;  // values along the axis; 0: the page's "cells per axis" (group_size: 4 powers of two, not 32 in-betweens)
+};
+
 struct VariantInfo {
     std::string name;         // "legacy_grid_y"
     std::string description;  // one line for lists and tooltips
     std::string upstream;     // the upstream file whose launch design it follows
+    // The plane where this variant's failures are (gemv: M x group_size, it takes M=1 and groups of
+    // 64/128 only), so a map opened on it shows both sides of a boundary (issue #15 item 8).
+    MapAxisHint mapX;
+    MapAxisHint mapY;  // empty parameter: a 1-D map
 };
 
 class KernelFamily {

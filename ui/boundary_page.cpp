@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/launch_usage.h"
 #include "core/explorer_axis.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
@@ -216,13 +217,25 @@ void BoundaryPage::rebuildParameterBoxes() {
 
 void BoundaryPage::resetAxesForFamily() {
     rebuildParameterBoxes();
-    // Attention's interesting plane is head_dim x head_dim_v; the GEMMs' is M x N.
+    // Each variant names the plane its failures lie on (core VariantInfo::mapX/mapY: gemv's is
+    // M x group_size, attention's head_dim x head_dim_v), so the map opens on both sides of a boundary.
     const ParameterList& parameters = m_state->parameters();
-    const int headDim = parameterIndex(parameters, "head_dim");
-    const int headDimV = parameterIndex(parameters, "head_dim_v");
-    const int x = headDim >= 0 ? headDim : 0;
-    const int y = headDimV >= 0 ? headDimV : (parameters.size() > 1 ? 1 : -1);
+    const KernelChoice kernel = m_state->kernel();
+    const VariantInfo& variant = kernel.family->variants()[static_cast<std::size_t>(kernel.variant)];
+    const int hintedX = parameterIndex(parameters, variant.mapX.parameter);
+    const int x = hintedX >= 0 ? hintedX : 0;
+    const int y = variant.mapY.parameter.empty() ? -1 : parameterIndex(parameters, variant.mapY.parameter);
     setAxes(x, y, m_cells->value());
+    // A hinted range replaces the parameter's explorer range (gemv: M 1..16 rather than 1..2^20).
+    auto applyHint = [&](SweepAxis& axis, const MapAxisHint& hint) {
+        if ((hint.from == 0 && hint.to == 0) || rememberedRange(axis.parameter)) return;  // the user's range wins
+        const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis.parameter)];
+        axis = makeExplorerAxis(spec, axis.parameter, hint.from, hint.to, hint.cells > 0 ? hint.cells : m_cells->value());
+    };
+    if (hintedX >= 0) applyHint(m_x, variant.mapX);
+    if (m_y && y >= 0) applyHint(*m_y, variant.mapY);
+    syncAxisControls();
+    requestMap();
 }
 
 void BoundaryPage::setAxes(int xParameter, int yParameter, int cells) {
@@ -548,9 +561,7 @@ QString BoundaryPage::cellDescription(int ix, int iy) const {
                    QStringLiteral("\n") + toQString(verdictName(plan.verdict));
     if (!plan.ok()) text += QStringLiteral(": ") + QString::fromStdString(plan.message);
     if (plan.limit)
-        text += tr("\nlimit %1 = %2, actual %3")
-                    .arg(toQString(plan.limit->name), groupedNumber(static_cast<double>(plan.limit->limit)),
-                         groupedNumber(static_cast<double>(plan.limit->actual)));
+        text += tr("\nlimit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)));
     if (!plan.fix.empty()) text += tr("\nfix: %1").arg(QString::fromStdString(plan.fix));
     if (plan.ok() && !plan.tile.empty()) text += tr("\ntile %1").arg(toQString(plan.tile));
     if (!plan.note.empty())

@@ -216,9 +216,15 @@ const std::vector<VariantInfo>& AttentionFamily::variants() const {
     static const std::vector<VariantInfo> list{
         {"fa2", "FlashAttention-2 forward: head_dim bucket -> (kBlockM x kBlockN / warps), grid (ceil(sq/kBlockM), batch, heads); "
                 "more than one split: split-KV kernel, grid (ceil(sq/64), num_splits, batch*heads), then a combine kernel",
-         "flash-attention v2.8.3 csrc/flash_attn/src/flash_fwd_launch_template.h, kernel_traits.h, flash_api.cpp"},
+         "flash-attention v2.8.3 csrc/flash_attn/src/flash_fwd_launch_template.h, kernel_traits.h, flash_api.cpp",
+         // head_dim_v moves with head_dim (the map ties them while the shape holds them equal), so the
+         // map shows the head_dim rule (<= 256, multiples of 8) against batch's grid.y ceiling.
+         {"head_dim", 0, 0, 0},
+         {"batch", 0, 0, 0}},
         {"sm120_tile_search", "FA4-on-SM120 style tile search: the first (tile_m, tile_n) whose shared memory fits the opt-in limit",
-         "sglang python/sglang/kernels/ops/attention/fa4_sm120/flash_fwd.py"},
+         "sglang python/sglang/kernels/ops/attention/fa4_sm120/flash_fwd.py",
+         {"head_dim", 0, 0, 0},
+         {"head_dim_v", 0, 0, 0}},
     };
     return list;
 }

@@ -128,11 +128,17 @@ const std::vector<AwqGemmFamily::PrefillBucket>& AwqGemmFamily::prefillBuckets()
 const std::vector<VariantInfo>& AwqGemmFamily::variants() const {
     static const std::vector<VariantInfo> list{
         {"gemm", "grid.x = ceil(M/16) * N/tileN * split_k (8), block (32, 2), tile m16n128k32 or m16n64k32",
-         "AutoAWQ_kernels gemm_cuda_gen.cu (gemm_forward_cuda), vLLM csrc/quantization/awq/gemm_kernels.cu"},
+         "AutoAWQ_kernels gemm_cuda_gen.cu (gemm_forward_cuda), vLLM csrc/quantization/awq/gemm_kernels.cu",
+         {"M", 0, 0, 0},
+         {"N", 0, 0, 0}},
         {"legacy_grid_y", "the original llm-awq launch: grid (1, ceil(M/16) * N/128, split_k); grid.y overflows at large M",
-         "llm-awq awq/kernels/csrc/quantization/gemm_cuda_gen.cu (llm-awq issue #7)"},
+         "llm-awq awq/kernels/csrc/quantization/gemm_cuda_gen.cu (llm-awq issue #7)",
+         {"M", 0, 0, 0},
+         {"N", 0, 0, 0}},
         {"prefill", "group 128, M-bucketed CTA tiles with multi-stage dynamic shared memory",
-         "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu"},
+         "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu",
+         {"M", 0, 0, 0},
+         {"group_size", 32, 256, 4}},
     };
     return list;
 }

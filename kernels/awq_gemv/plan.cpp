@@ -51,9 +51,13 @@ void setTraffic(LaunchPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k
 const std::vector<VariantInfo>& AwqGemvFamily::variants() const {
     static const std::vector<VariantInfo> list{
         {"gemv", "batch-1 GEMV: grid (1, N/4, B), block (32, 4), one warp per output channel",
-         "AutoAWQ awq/modules/linear/gemv.py, AutoAWQ_kernels awq_ext/quantization/gemv_cuda.cu"},
+         "AutoAWQ awq/modules/linear/gemv.py, AutoAWQ_kernels awq_ext/quantization/gemv_cuda.cu",
+         {"M", 1, 8, 8},
+         {"group_size", 32, 256, 4}},
         {"gemv_fast", "batch 1..7, group 128: grid N/8, block 256, 512 B static smem per batch row",
-         "AutoAWQ_kernels awq_ext/quantization_new/gemv/gemv_cuda.cu"},
+         "AutoAWQ_kernels awq_ext/quantization_new/gemv/gemv_cuda.cu",
+         {"M", 1, 16, 16},
+         {"group_size", 32, 256, 4}},
     };
     return list;
 }

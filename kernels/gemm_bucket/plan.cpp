@@ -67,7 +67,9 @@ std::int64_t GemmBucketFamily::gridBlocks(const Cell& cell, std::int64_t n) {
 const std::vector<VariantInfo>& GemmBucketFamily::variants() const {
     static const std::vector<VariantInfo> list{
         {"oproj", "out[cell, N] = x[M, K] @ W[N, K]^T in bf16, M rounded up to a cell of 8..512, staged shared memory per cell",
-         "sglang python/sglang/kernels/ops/kimi_k3/gemm_ar.py, jit/csrc/kimi_k3/comm/gemm_ar.cuh"},
+         "sglang python/sglang/kernels/ops/kimi_k3/gemm_ar.py, jit/csrc/kimi_k3/comm/gemm_ar.cuh",
+         {"M", 1, 4096, 0},
+         {"N", 0, 0, 0}},
     };
     return list;
 }
