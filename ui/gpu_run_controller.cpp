@@ -92,10 +92,12 @@ void GpuRunController::probe() {
     }
     m_availability = Availability::Probing;
     m_reason = tr("Looking for a GPU…");
+    m_shortState = tr("looking for a GPU…");
     emit availabilityChanged();
     if (!QFileInfo(m_workerPath).isExecutable()) {
         m_availability = Availability::Unavailable;
         m_reason = tr("The GPU worker %1 is missing: build or install tilescope-cli next to tilescope.").arg(m_workerPath);
+        m_shortState = tr("no GPU worker (tilescope-cli missing)");
         emit availabilityChanged();
         return;
     }
@@ -119,11 +121,14 @@ void GpuRunController::onProbeFinished(int exitCode, QProcess::ExitStatus status
     if (status == QProcess::NormalExit && exitCode != kWorkerNoGpu && exitCode != kWorkerUsageError && exitCode >= 0) {
         m_availability = Availability::Available;
         m_reason.clear();
+        m_shortState.clear();
     } else {
         m_availability = Availability::Unavailable;
         m_reason = status == QProcess::NormalExit && exitCode == kWorkerNoGpu
                        ? tr("No CUDA GPU on this machine (tilescope-cli run exits 3): %1").arg(errors.isEmpty() ? tr("no device") : errors)
                        : tr("The GPU worker did not answer the probe (%1).").arg(errors.isEmpty() ? tr("it crashed or could not start") : errors);
+        m_shortState = status == QProcess::NormalExit && exitCode == kWorkerNoGpu ? tr("no CUDA GPU on this machine")
+                                                                                 : tr("the GPU worker did not answer");
     }
     emit availabilityChanged();
 }

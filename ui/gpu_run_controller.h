@@ -38,6 +38,9 @@ public:
     void probe();
     Availability availability() const { return m_availability; }
     QString unavailableReason() const { return m_reason; }
+    // A few words for the GPU menu and the status bar ("no CUDA GPU on this machine"); empty when a
+    // GPU is there. The full reason (with the worker's own message) stays in unavailableReason().
+    QString shortState() const { return m_shortState; }
 
     bool isBusy() const { return m_process != nullptr; }
     // `plans` are the model's plans for each shape the worker will run, in its order; a run the
@@ -66,6 +69,7 @@ private:
     int m_timeoutMs = 120'000;
     Availability m_availability = Availability::Probing;
     QString m_reason;
+    QString m_shortState;
     QProcess* m_probe = nullptr;
 
     QProcess* m_process = nullptr;

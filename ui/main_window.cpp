@@ -1,14 +1,18 @@
 #include "ui/main_window.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDeadlineTimer>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -16,9 +20,11 @@
 #include <QVBoxLayout>
 
 #include "ui/about_dialog.h"
+#include "ui/app_theme.h"
 #include "ui/boundary_page.h"
 #include "ui/diagnose_dock.h"
 #include "ui/explorer_state.h"
+#include "ui/gpu_run_controller.h"
 #include "ui/launch_page.h"
 #include "ui/occupancy_page.h"
 #include "ui/plot_widget.h"
@@ -41,6 +47,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     scroll->setWidget(m_shapePanel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // The panel never scrolls sideways: the dock is as wide as the panel's widest row ("awq_gemv —
+    // AWQ 4-bit GEMV" was clipped behind a horizontal scroll bar, issue #15 item 12).
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(m_shapePanel->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     auto* dock = new QDockWidget(tr("Shape"), this);
     dock->setObjectName(QStringLiteral("shapeDock"));
     dock->setWidget(scroll);
@@ -73,6 +83,12 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     addDiagnoseDock();
     connect(m_state, &ExplorerState::changed, this, &MainWindow::refreshTitle);
     refreshTitle();
+    // A first start (no saved geometry) opens at four fifths of the screen, never under the 1,024 x 700
+    // that every page is laid out for; it opened at 1066 x 499 on a 1600 x 1000 screen.
+    if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+        const QSize available = screen->availableGeometry().size();
+        resize(QSize(available.width() * 4 / 5, available.height() * 4 / 5).expandedTo(QSize(1024, 700)).boundedTo(available));
+    }
     if (m_useSettings) {
         QSettings settings;
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -122,6 +138,19 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     QAction* fix = view->addAction(tr("Move to the &suggested shape"), m_state, &ExplorerState::applyFix);
     fix->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    view->addSeparator();
+    // Follow the system's palette, or choose light or dark (issue #15 item 15); kept in the settings.
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(theme);
+    const QStringList themeTexts{tr("Follow the &system"), tr("&Light"), tr("&Dark")};
+    for (int i = 0; i < themeTexts.size(); ++i) {
+        const auto choice = static_cast<AppTheme>(i);
+        QAction* action = theme->addAction(themeTexts[i], this, [this, choice] { setTheme(choice); });
+        action->setObjectName(QStringLiteral("theme_") + appThemeName(choice));
+        action->setCheckable(true);
+        action->setChecked(choice == currentAppTheme());
+        themes->addAction(action);
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About Tilescope"), this, [this] { AboutDialog(this).exec(); });
@@ -132,9 +161,13 @@ void MainWindow::buildMenus() {
 QString MainWindow::statusText() const {
     const DeviceSpec& device = m_state->device();
     const LaunchPlan& plan = m_state->plan();
-    QString text = tr("device %1 (%2, %3) · mode: %4 · verdict: %5")
-                       .arg(QString::fromStdString(device.id), QString::fromStdString(device.name),
-                            QString::fromStdString(device.archName()), m_state->modeText(), toQString(verdictName(plan.verdict)));
+    // The device's marketing name is in the Device box and this label's tooltip: at 1024 px the
+    // status bar has room for the id, the mode, the verdict and the GPU state, not for all of it.
+    QString text = tr("device %1 (%2) · mode: %3 · verdict: %4")
+                       .arg(QString::fromStdString(device.id), QString::fromStdString(device.archName()), m_state->modeText(),
+                            toQString(verdictName(plan.verdict)));
+    // Why runs are off, where a user looks for it (issue #15 item 15), not only in a menu tooltip.
+    if (m_gpu && !m_gpu->shortState().isEmpty()) text += tr(" · GPU: %1").arg(m_gpu->shortState());
     if (const LaunchPlan* compare = m_state->comparePlan())
         text += tr(" · compare %1: %2").arg(QString::fromStdString(m_state->compareDevice()->id), toQString(verdictName(compare->verdict)));
     return text;
@@ -147,6 +180,8 @@ void MainWindow::refreshTitle() {
                             QString::fromStdString(m_state->device().id), m_state->modeText(),
                             toQString(verdictName(m_state->plan().verdict))));
     m_statusLabel->setText(statusText());
+    m_statusLabel->setToolTip(QString::fromStdString(m_state->device().name) +
+                              (m_gpu && !m_gpu->unavailableReason().isEmpty() ? QStringLiteral("\n") + m_gpu->unavailableReason() : QString()));
 }
 
 void MainWindow::exportCurrentPlot() {
@@ -208,6 +243,12 @@ bool MainWindow::saveScreenshot(const QString& fileName, QSize size) {
     return idle && grab().save(fileName, "PNG");
 }
 
+void MainWindow::setTheme(AppTheme theme) {
+    applyAppTheme(theme);
+    if (auto* action = findChild<QAction*>(QStringLiteral("theme_") + appThemeName(theme))) action->setChecked(true);
+    if (m_useSettings) QSettings().setValue(QStringLiteral("appearance/theme"), appThemeName(theme));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!confirmUnsavedRuns()) {
         event->ignore();
@@ -219,6 +260,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::loadSettings() {
     QSettings settings;
+    AppTheme theme = AppTheme::System;
+    if (appThemeFromName(settings.value(QStringLiteral("appearance/theme")).toString(), &theme) && theme != currentAppTheme())
+        applyAppTheme(theme);
     const QString family = settings.value(QStringLiteral("shape/family")).toString();
     if (!family.isEmpty()) m_state->setKernel(family, settings.value(QStringLiteral("shape/variant")).toString());
     const QString device = settings.value(QStringLiteral("shape/device")).toString();

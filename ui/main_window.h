@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
+
+#include "ui/app_theme.h"
 #include <functional>
 #include <vector>
 
@@ -52,6 +54,8 @@ public:
     static QStringList pageNames();
     bool showPage(const QString& name);
     QString statusText() const;
+    // View > Theme: applies the palette to the app, ticks the menu entry and (with settings) keeps it.
+    void setTheme(AppTheme theme);
 
     // --- Traces, GPU runs and reports (main_window_trace.cpp) ---
     TraceDocument* document() const { return m_document; }
@@ -128,6 +132,8 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_sweepAction = nullptr;
+    // First entry of the GPU menu while no run is possible: why, in the menu itself (not only a tooltip).
+    QAction* m_gpuStateAction = nullptr;
     QLabel* m_traceLabel = nullptr;
 
     bool m_useSettings;

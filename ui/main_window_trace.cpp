@@ -107,6 +107,10 @@ void MainWindow::buildTraceMenus() {
 
     auto* gpu = new QMenu(tr("&GPU"), this);
     menuBar()->insertMenu(menuBar()->actions().back(), gpu);  // before Help
+    m_gpuStateAction = gpu->addAction(QString());
+    m_gpuStateAction->setObjectName(QStringLiteral("gpuStateAction"));
+    m_gpuStateAction->setEnabled(false);
+    gpu->addSeparator();
     m_runAction = gpu->addAction(tr("&Run This Shape on the GPU"), this, &MainWindow::runOnGpu);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     m_sweepAction = gpu->addAction(tr("&Sweep the Boundary Map on the GPU"), this, &MainWindow::sweepOnGpu);
@@ -289,6 +293,11 @@ void MainWindow::refreshGpuActions() {
     m_sweepAction->setEnabled(available);
     m_runAction->setToolTip(available ? tr("Run the current kernel and shape on the local GPU (worker: %1)").arg(m_gpu->workerPath()) : why);
     m_sweepAction->setToolTip(available ? tr("Run every cell of the boundary map on the local GPU") : why);
+    const QString state = m_gpu->isBusy() ? tr("a GPU run is in progress") : m_gpu->shortState();
+    m_gpuStateAction->setText(state.isEmpty() ? QString() : tr("Unavailable: %1").arg(state));
+    m_gpuStateAction->setToolTip(why);
+    m_gpuStateAction->setVisible(!state.isEmpty());
+    refreshTitle();  // the status bar names the GPU state
 }
 
 void MainWindow::runOnGpu() {

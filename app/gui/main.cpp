@@ -12,6 +12,7 @@
 #include "kernels/builtin_kernels.h"
 #include "ui/report_exporter.h"
 #include "ui/about_dialog.h"
+#include "ui/app_theme.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/main_window.h"
@@ -19,11 +20,11 @@
 
 namespace {
 
-// Large enough for every page's labels; the issue asks for at least 1280 x 800.
+// The smallest window every page is laid out for (issue #15 item 12 walks the app at 1024 x 700).
 constexpr int kScreenshotWidth = 1440;
 constexpr int kScreenshotHeight = 900;
-constexpr int kMinimumWidth = 1280;
-constexpr int kMinimumHeight = 800;
+constexpr int kMinimumWidth = 1024;
+constexpr int kMinimumHeight = 700;
 
 int fail(const QString& message) {
     std::fprintf(stderr, "tilescope: %s\n", qPrintable(message));
@@ -64,14 +65,18 @@ int main(int argc, char* argv[]) {
                                         QStringLiteral("FILE"));
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page to show: ") + tilescope::MainWindow::pageNames().join(QStringLiteral(", ")),
                                   QStringLiteral("NAME"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1280x800)."), QStringLiteral("WxH"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1024x700)."), QStringLiteral("WxH"));
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("Colours: ") + tilescope::appThemeNames().join(QStringLiteral(", ")) +
+                                       QStringLiteral(" (default: the View > Theme choice, else system)."),
+                                   QStringLiteral("NAME"));
     const QCommandLineOption versions(QStringLiteral("versions"), QStringLiteral("Print Qt, CUDA and CUPTI versions and exit."));
     const QCommandLineOption exportReport(QStringLiteral("export-report"),
                                           QStringLiteral("Write a report (.html, .pdf or .md by suffix) and exit; no display needed. It covers "
                                                          "TRACE, and the kernel, shape, devices, verdict and boundary map chosen "
                                                          "with the options above (the defaults when there is no TRACE)."),
                                           QStringLiteral("OUT"));
-    parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, versions, exportReport});
+    parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, theme, versions, exportReport});
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("A trace to open: *.tilescope.json or a PyTorch profiler trace (.json, .json.gz)."));
     parser.process(app);
     const QStringList positional = parser.positionalArguments();
@@ -85,7 +90,11 @@ int main(int argc, char* argv[]) {
         return 0;
     }
     const bool scripted = parser.isSet(screenshot) || parser.isSet(exportReport);
+    tilescope::AppTheme chosenTheme = tilescope::AppTheme::System;
+    if (parser.isSet(theme) && !tilescope::appThemeFromName(parser.value(theme), &chosenTheme))
+        return fail(QStringLiteral("unknown theme '%1'; themes: %2").arg(parser.value(theme), tilescope::appThemeNames().join(QStringLiteral(", "))));
     tilescope::MainWindow window(!scripted);
+    if (parser.isSet(theme)) window.setTheme(chosenTheme);
     tilescope::ExplorerState* state = window.state();
     if (parser.isSet(kernel) || parser.isSet(variant)) {
         const QString family = parser.isSet(kernel) ? parser.value(kernel) : tilescope::toQString(state->kernel().family->name());

@@ -207,9 +207,16 @@ void TraceWindowTest::gpuActionsDisabledWithoutAGpu() {
     QVERIFY(!window.runAction()->isEnabled());
     QVERIFY(!window.sweepAction()->isEnabled());
     QVERIFY2(window.runAction()->toolTip().contains(QStringLiteral("exits 3")), qPrintable(window.runAction()->toolTip()));
+    // Issue #15 item 15: the reason was only in a tooltip; the menu and the status bar say it too.
+    auto* state = window.findChild<QAction*>(QStringLiteral("gpuStateAction"));
+    QVERIFY(state);
+    QVERIFY(state->isVisible() && !state->isEnabled());
+    QVERIFY2(state->text().contains(QStringLiteral("no CUDA GPU")), qPrintable(state->text()));
+    QVERIFY2(window.statusText().contains(QStringLiteral("GPU: no CUDA GPU")), qPrintable(window.statusText()));
     window.gpuRuns()->setWorkerPath(QStringLiteral("/nonexistent/tilescope-cli"));
     window.gpuRuns()->probe();
     QVERIFY(window.runAction()->toolTip().contains(QStringLiteral("missing")));
+    QVERIFY2(state->text().contains(QStringLiteral("tilescope-cli missing")), qPrintable(state->text()));
 }
 
 void TraceWindowTest::fakeWorker_data() {
