@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include "core/report_text.h"
 #include "core/trace_summary.h"
 #include "ui/qt_text.h"
 
@@ -139,6 +140,9 @@ QVariant RunModel::runData(const Run& run, int column, int role) const {
     case Occupancy: return p.occupancy ? pick(role, QString::number(p.occupancy->occupancyPct, 'f', 1), p.occupancy->occupancyPct) : QVariant();
     case Duration: {
         if (!run.gpu) return pick(role, tr("predicted"), -1.0);
+        // A run whose launch failed has no duration: "—, failed", as in the report, not 0.000 (issue #15 item 14).
+        const std::string text = runDurationText(run);
+        if (text.rfind("\u2014", 0) == 0) return pick(role, QString::fromStdString(text), -1.0);
         double us = 0.0;
         if (run.gpu->timing && run.gpu->timing->repeats > 0) us = run.gpu->timing->medianUs;
         else

@@ -19,6 +19,7 @@
 #include "ui/explorer_state.h"
 #include "ui/main_window.h"
 #include "ui/report_exporter.h"
+#include "ui/run_model.h"
 #include "ui/trace_document.h"
 
 using namespace tilescope;
@@ -137,6 +138,11 @@ void ReportExporterTest::failedRunShowsNoDuration() {
     QVERIFY2(rows[1].endsWith(QStringLiteral("<td>\u2014, failed</td></tr>")), qPrintable(rows[1]));
     QVERIFY(!rows[1].contains(QStringLiteral("0.000")));
     QVERIFY2(rows[0].endsWith(QStringLiteral("<td>%1</td></tr>").arg(measured)), qPrintable(rows[0]));
+    // The Runs page says the same.
+    RunModel model;
+    model.setTrace(&trace);
+    QCOMPARE(model.index(3, RunModel::Duration).data().toString(), QStringLiteral("\u2014, failed"));
+    QCOMPARE(model.index(2, RunModel::Duration).data().toString(), measured);
 }
 
 void ReportExporterTest::pdfFillsPageOneAndWidensKernelNames() {
