@@ -1,7 +1,9 @@
 #include "ui/boundary_page.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QSpacerItem>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -146,23 +148,25 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     }
     m_xParameter->setToolTip(tr("Horizontal axis parameter"));
     m_yParameter->setToolTip(tr("Vertical axis parameter, or none for the 1-D map"));
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("X")));
-    controls->addWidget(m_xParameter);
-    controls->addWidget(m_xFrom);
-    controls->addWidget(new QLabel(QStringLiteral("…")));
-    controls->addWidget(m_xTo);
-    controls->addSpacing(16);
-    controls->addWidget(new QLabel(tr("Y")));
-    controls->addWidget(m_yParameter);
-    controls->addWidget(m_yFrom);
-    controls->addWidget(new QLabel(QStringLiteral("…")));
-    controls->addWidget(m_yTo);
-    controls->addSpacing(16);
-    controls->addWidget(new QLabel(tr("Cells per axis")));
-    controls->addWidget(m_cells);
-    controls->addWidget(m_cellTotal);
-    controls->addStretch(1);
+    // X and Y each on a row of their own: in one row the controls alone were about 800 px wide, which
+    // kept the window from shrinking to 1,024 px (issue #15 item 12).
+    auto* controls = new QGridLayout;
+    controls->setHorizontalSpacing(6);
+    controls->setVerticalSpacing(2);
+    auto addAxisRow = [&](int row, const QString& name, QComboBox* parameter, QSpinBox* from, QSpinBox* to) {
+        controls->addWidget(new QLabel(name), row, 0);
+        controls->addWidget(parameter, row, 1);
+        controls->addWidget(from, row, 2);
+        controls->addWidget(new QLabel(QStringLiteral("…")), row, 3);
+        controls->addWidget(to, row, 4);
+    };
+    addAxisRow(0, tr("X"), m_xParameter, m_xFrom, m_xTo);
+    addAxisRow(1, tr("Y"), m_yParameter, m_yFrom, m_yTo);
+    controls->addItem(new QSpacerItem(16, 0), 0, 5);
+    controls->addWidget(new QLabel(tr("Cells per axis")), 0, 6);
+    controls->addWidget(m_cells, 0, 7);
+    controls->addWidget(m_cellTotal, 1, 6, 1, 2);
+    controls->setColumnStretch(8, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);

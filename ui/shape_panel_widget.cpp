@@ -1,5 +1,6 @@
 #include "ui/shape_panel_widget.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -62,6 +63,15 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     m_cudaRuntime->setToolTip(tr("The CUDA runtime whose launch errors are predicted: a grid or block over its limit is "
                                  "cudaErrorInvalidConfiguration on CUDA 12, cudaErrorInvalidValue on CUDA 13"));
 
+    // Sized to what a label needs, not to the longest entry, so the Shape dock stays narrow at 1,024 px;
+    // a longer entry is elided and its full text is in the list and the tooltip.
+    for (QComboBox* box : {m_device, m_compare, m_family, m_variant, m_cudaRuntime}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(16);
+    }
+    // The list itself shows whole entries ("attention — FlashAttention-style forward").
+    m_family->view()->setMinimumWidth(m_family->view()->sizeHintForColumn(0) + 24);
+    for (int i = 0; i < m_family->count(); ++i) m_family->setItemData(i, m_family->itemText(i), Qt::ToolTipRole);
     auto* kernelBox = new QGroupBox(tr("Kernel and device"));
     auto* form = new QFormLayout(kernelBox);
     form->addRow(tr("&Device"), m_device);

@@ -5,7 +5,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 app=${1:-$here/../../build/ci/bin/tilescope}
 export QT_QPA_PLATFORM=offscreen
-size=1440x900
+size=${TILESCOPE_SHOT_SIZE:-1440x900}
 
 # Attention head_dim on H100 SXM against RTX 5090: the SM120 tile search at (512, 512) fits
 # H100's 232,448-byte opt-in limit and no tile fits RTX 5090's 101,376 bytes.
@@ -41,4 +41,15 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 samples="$here/../../resources/samples"
 "$app" "$samples/tracelens_bert-small_h100.json.gz" --page runs --size $size --screenshot "$here/trace-runs.png"
 "$app" "$samples/hta_sampled_rank-0_no_deviceprops.json.gz" --page timeline --size $size --screenshot "$here/trace-timeline.png"
+# The smallest window the pages are laid out for (issue #15 item 12): the same pages at 1024 x 700.
+small=1024x700
+# shellcheck disable=SC2086
+"$app" $attention --page launch --size $small --screenshot "$here/small-attention-launch.png"
+# shellcheck disable=SC2086
+"$app" $attention --page occupancy --size $small --screenshot "$here/small-attention-occupancy.png"
+"$app" --kernel attention --page boundaries --size $small --screenshot "$here/small-fa2-boundaries.png"
+"$app" --kernel awq_gemv --page boundaries --size $small --screenshot "$here/small-gemv-boundaries.png"
+"$app" --kernel awq_gemm --shape group_size=138 --page launch --size $small --screenshot "$here/small-awq-gemm-no-launch.png"
+"$app" --kernel awq_gemm --variant prefill --page shared-memory --size $small --screenshot "$here/small-prefill-shared-memory.png"
+"$app" "$samples/hta_alexnet_a100.json.gz" --page timeline --size $small --theme dark --screenshot "$here/small-alexnet-timeline-dark.png"
 echo "screenshots written to $here"
