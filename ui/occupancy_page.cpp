@@ -57,7 +57,9 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
         plot->legend->setVisible(true);
         plot->plotLayout()->addElement(1, 0, plot->legend);
         plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-        plot->legend->setWrap(4);
+        // Two entries a row (a device's curve and its point): four to a row cut the device ids to
+        // "h10" and "rtx" at 1,024 px (issue #15 item 12).
+        plot->legend->setWrap(2);
         plot->plotLayout()->setRowStretchFactor(1, 0.001);
         plot->applyPalette();
     }

@@ -110,7 +110,8 @@ void SharedMemoryPage::refreshPlot() {
     for (int i = 0; i < static_cast<int>(bars.size()); ++i) {
         const TileCandidate& c = bars[static_cast<std::size_t>(i)];
         (i == chosen ? picked : others)->addData(i, static_cast<double>(c.smemBytes));
-        ticker->addTick(i, toQString(c.name));
+        // "M<=32: 16x128x128, 4 stages" one line per part: on one line neighbouring labels ran together.
+        ticker->addTick(i, toQString(c.name).replace(QStringLiteral(": "), QStringLiteral("\n")).replace(QStringLiteral(", "), QStringLiteral("\n")));
         top = std::max(top, static_cast<double>(c.smemBytes));
         QCPItemText* label = addPlotLabel(m_plot, groupedNumber(static_cast<double>(c.smemBytes)));
         label->position->setCoords(i, static_cast<double>(c.smemBytes));

@@ -19,6 +19,8 @@
 #include "ui/plot_widget.h"
 #include "ui/qt_text.h"
 #include "ui/main_window.h"
+#include "ui/occupancy_page.h"
+#include "ui/shared_memory_page.h"
 #include "ui/shape_panel_widget.h"
 #include "ui/verdict_banner_widget.h"
 
@@ -34,6 +36,7 @@ private slots:
     void aShapeRefusedBeforeAnyKernelDrawsNoLaunch();
     void viewThemeSwitchesToDarkAndBack();
     void everyVariantOpensOnAMapWithABoundary();
+    void plotLabelsFitAt1024By700();
 };
 
 void ExplorerPanelsTest::arrowsAndPagesStepToAcceptedValues() {
@@ -201,6 +204,32 @@ void ExplorerPanelsTest::everyVariantOpensOnAMapWithABoundary() {
             QVERIFY2(okShare >= 0.05 && okShare <= 0.95, qPrintable(name + QStringLiteral(": %1 of %2 cells ok").arg(ok).arg(map.cellCount())));
         }
     }
+}
+
+// Issue #15 item 12: at 1,024 x 700 the Occupancy legends read "h100-" / "rtx-5" (four entries a row),
+// and prefill's Shared-memory candidate names ran together on one line each.
+void ExplorerPanelsTest::plotLabelsFitAt1024By700() {
+    MainWindow window(false);
+    QVERIFY(window.state()->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("prefill")));
+    QVERIFY(window.state()->setCompareDevice(QStringLiteral("rtx-5090")));
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.width(), 1024);  // nothing forces the window wider
+    window.showPage(QStringLiteral("occupancy"));
+    QCoreApplication::processEvents();
+    for (PlotWidget* plot : window.occupancyPage()->findChildren<PlotWidget*>()) {
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY2(plot->legend->minimumOuterSizeHint().width() <= plot->width(),
+                 qPrintable(QStringLiteral("%1: legend needs %2 px of %3").arg(plot->objectName()).arg(plot->legend->minimumOuterSizeHint().width()).arg(plot->width())));
+    }
+    window.showPage(QStringLiteral("shared-memory"));
+    QCoreApplication::processEvents();
+    PlotWidget* smem = window.sharedMemoryPage()->findChild<PlotWidget*>();
+    QVERIFY(smem);
+    auto ticker = smem->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker && !ticker->ticks().isEmpty());
+    for (const QString& label : ticker->ticks().values()) QVERIFY2(label.contains(QLatin1Char('\n')), qPrintable(label));
 }
 
 }  // namespace tilescope
