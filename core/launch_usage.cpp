@@ -82,9 +82,9 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
     else if (!plan.registers)
         waves.unknownWhy = "needs occupancy, which needs the register count";
     else if (plan.verdict != Verdict::Ok)
-        waves.unknownWhy = "no occupancy: the plan fails before launch (" + std::string(verdictName(plan.verdict)) + ")";
+        waves.unknownWhy = "the launch fails (" + std::string(verdictName(plan.verdict)) + ")";
     else
-        waves.unknownWhy = "no occupancy: not one block fits on an SM";
+        waves.unknownWhy = "not one block fits on an SM";
     rows.push_back(waves);
     return rows;
 }

@@ -137,16 +137,16 @@ void LaunchPage::refreshPlot() {
             // The reason comes with the figure (core launchUsage): registers missing from this build's
             // ptxas table, or waves of a plan that never reaches occupancy.
             label = tr("unknown — %1").arg(QString::fromStdString(u.unknownWhy));
-            if (u.limit) label += tr(" (limit %1 %2)").arg(groupedNumber(*u.limit), QString::fromStdString(u.limitName));
         } else if (auto f = u.fraction()) {
             barEnd = std::min(*f * 100.0, kBarDisplayCapPct);
             // A zero grid or block dimension fails as surely as an oversized one: a red stub, not an empty blue bar.
             if (u.under()) barEnd = kUnderStubPct;
             (u.fails() ? overKeys : withinKeys).append(key);
             (u.fails() ? overValues : withinValues).append(barEnd);
-            label = QStringLiteral("%1 / %2 %3 (%4)")
-                        .arg(groupedNumber(*u.value), groupedNumber(*u.limit), QString::fromStdString(u.unit),
-                             QString::fromStdString(u.limitName));
+            // The limit's name is in the table below: on the chart it pushed "over by …" past the
+            // right edge at 1,024 px (issue #15 item 12).
+            label = QStringLiteral("%1 / %2 %3")
+                        .arg(groupedNumber(*u.value), groupedNumber(*u.limit), QString::fromStdString(u.unit));
             if (u.over()) label += tr(" — over by %1").arg(groupedNumber(*u.value - *u.limit));
             if (u.under()) label += tr(" — under the minimum of %1").arg(groupedNumber(*u.minimum));
         } else {

@@ -230,6 +230,25 @@ void ExplorerPanelsTest::plotLabelsFitAt1024By700() {
     auto ticker = smem->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
     QVERIFY(ticker && !ticker->ticks().isEmpty());
     for (const QString& label : ticker->ticks().values()) QVERIFY2(label.contains(QLatin1Char('\n')), qPrintable(label));
+
+    // The Launch chart's labels end inside the chart: "— over by 2…" was cut at the right edge.
+    QVERIFY(window.state()->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y")));
+    QVERIFY(window.state()->setShapeText(QStringLiteral("M=32768,N=5376")));
+    window.showPage(QStringLiteral("launch"));
+    QCoreApplication::processEvents();
+    PlotWidget* launch = window.launchPage()->plot();
+    launch->replot(QCustomPlot::rpImmediateRefresh);
+    const int right = launch->axisRect()->rect().right();
+    int labels = 0;
+    for (int i = 0; i < launch->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(launch->item(i));
+        if (!text || text->text().isEmpty()) continue;
+        ++labels;
+        const double left = text->position->pixelPosition().x();
+        const int width = QFontMetrics(text->font()).horizontalAdvance(text->text());
+        QVERIFY2(left + width <= right + 1, qPrintable(QStringLiteral("'%1' ends at %2, the chart at %3").arg(text->text()).arg(left + width).arg(right)));
+    }
+    QVERIFY(labels >= 13);
 }
 
 }  // namespace tilescope
