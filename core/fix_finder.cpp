@@ -131,8 +131,9 @@ std::optional<std::int64_t> nearestPassingTogether(const KernelChoice& kernel, c
     return below ? below : above;
 }
 
-// The parameters other than `parameter` that hold the same value and share its unit (the same
-// scale): when the failing one cannot move alone, they may have to move with it.
+// The parameters other than `parameter` that hold the same value on the same axis scale (head_dim
+// and head_dim_v, not head_dim and a flag): when the failing one cannot move alone, they may have to
+// move with it.
 std::vector<int> partnersOf(const KernelChoice& kernel, const Shape& shape, int parameter) {
     const auto& parameters = kernel.family->parameters();
     const auto& spec = parameters[static_cast<std::size_t>(parameter)];
