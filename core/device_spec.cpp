@@ -86,6 +86,11 @@ public:
         return out;
     }
 
+    bool isNull(const char* field) const {
+        auto it = m_object.find(field);
+        return it == m_object.end() || it->is_null();
+    }
+
     std::string text(const char* field, bool required) {
         if (m_error) return {};
         auto it = m_object.find(field);
@@ -140,6 +145,7 @@ private:
 
 constexpr std::int64_t kKiB = 1024;
 constexpr std::int64_t kMaxSmemBytes = 16 * kKiB * kKiB;           // far above any GPU's 228 KB
+constexpr double kMaxTflops = 1e6;  // far above any GPU's dense tensor peak
 constexpr std::int64_t kMaxMemoryBytes = 1024LL * kKiB * kKiB * kKiB * 64;  // 64 TiB
 
 // Fills the architecture limits shared by device and architecture entries.
@@ -171,6 +177,9 @@ DeviceSpec readDevice(DeviceReader& reader, std::optional<std::string>& error) {
     spec.memoryBandwidthGBps = reader.optionalNumber("memory_bandwidth_gbps", 0.001, 1e6);
     if (auto l2 = reader.optionalNumber("l2_bytes", 0, 1e12)) spec.l2Bytes = static_cast<std::int64_t>(*l2);
     if (auto clock = reader.optionalNumber("sm_clock_mhz", 1, 1e5)) spec.smClockMhz = static_cast<int>(*clock);
+    spec.fp16TensorTflops = reader.optionalNumber("fp16_tensor_tflops", 0.001, kMaxTflops);
+    spec.bf16TensorTflops = reader.optionalNumber("bf16_tensor_tflops", 0.001, kMaxTflops);
+    if (!reader.isNull("peak_source")) spec.peakSource = reader.text("peak_source", false);
     if (!reader.error() && spec.id.empty()) reader.fail("field 'id' must not be empty");
     if (!reader.error()) {
         if (auto valid = validateDevice(spec); !valid) reader.fail(valid.error());
@@ -194,6 +203,9 @@ Result<void> validateDevice(const DeviceSpec& d) {
     if (d.regsPerBlock > d.regsPerSm) return bad("field 'regs_per_block' exceeds 'regs_per_sm'");
     if (d.warpSize <= 0 || d.maxThreadsPerSm % d.warpSize != 0)
         return bad("field 'max_threads_per_sm' must be a multiple of 'warp_size'");
+    // A peak without its source could not be shown as a datasheet figure.
+    if ((d.fp16TensorTflops || d.bf16TensorTflops) && d.peakSource.empty())
+        return bad("field 'peak_source' must name where 'fp16_tensor_tflops' / 'bf16_tensor_tflops' come from");
     return {};
 }
 

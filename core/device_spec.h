@@ -47,6 +47,11 @@ struct DeviceSpec {
     std::optional<double> memoryBandwidthGBps;  // nullopt: unknown
     std::optional<std::int64_t> l2Bytes;
     std::optional<int> smClockMhz;
+    // Dense (no 2:4 sparsity) tensor-core peaks in TFLOP/s, the roofline's compute ceilings, and
+    // where they and the bandwidth come from (a datasheet URL). nullopt: unknown.
+    std::optional<double> fp16TensorTflops;
+    std::optional<double> bf16TensorTflops;
+    std::string peakSource;
     // The CUDA runtime major version whose launch errors plans predict (launch_checks.h): not a
     // figure of the GPU and never in device files; front-ends set it (--cuda, the Shape panel,
     // the live runtime). The toolkit's by default.

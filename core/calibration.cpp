@@ -1,0 +1,57 @@
+#include "core/calibration.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/json_reader.h"
+
+namespace tilescope {
+
+namespace {
+constexpr const char* kFormat = "tilescope-calibration";
+constexpr int kVersion = 1;
+constexpr double kMaxFigure = 1e9;  // far above any GPU's GB/s or TFLOP/s
+
+nlohmann::ordered_json optionalFigure(const std::optional<double>& value) {
+    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+}  // namespace
+
+std::string calibrationToJson(const Calibration& calibration) {
+    nlohmann::ordered_json j;
+    j["format"] = kFormat;
+    j["version"] = kVersion;
+    j["gpu"] = calibration.gpuName;
+    j["driver"] = calibration.driverVersion;
+    j["measured_at"] = calibration.measuredAt;
+    j["bandwidth_gbps"] = optionalFigure(calibration.roofline.bandwidthGBps);
+    j["fp16_tflops"] = optionalFigure(calibration.roofline.fp16Tflops);
+    j["bf16_tflops"] = optionalFigure(calibration.roofline.bf16Tflops);
+    j["provenance"] = calibration.roofline.provenance;
+    return j.dump(2) + "\n";
+}
+
+Result<Calibration> calibrationFromJson(std::string_view text) {
+    const auto document = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (document.is_discarded()) return makeError("calibration: not valid JSON");
+    if (!document.is_object()) return makeError("calibration: expected a JSON object");
+    std::optional<std::string> error;
+    JsonReader reader(document, "", &error);
+    const std::string format = reader.text("format");
+    if (!reader.failed() && format != kFormat)
+        return makeError("calibration: /format is '" + format + "', expected '" + kFormat + "'");
+    const std::int64_t version = reader.integer("version", 1, kVersion);
+    (void)version;
+    Calibration calibration;
+    calibration.gpuName = reader.text("gpu");
+    calibration.driverVersion = reader.text("driver");
+    calibration.measuredAt = reader.text("measured_at");
+    calibration.roofline.source = RooflineSource::Measured;
+    calibration.roofline.bandwidthGBps = reader.optionalNumber("bandwidth_gbps", 0, kMaxFigure);
+    calibration.roofline.fp16Tflops = reader.optionalNumber("fp16_tflops", 0, kMaxFigure);
+    calibration.roofline.bf16Tflops = reader.optionalNumber("bf16_tflops", 0, kMaxFigure);
+    calibration.roofline.provenance = reader.optionalText("provenance").value_or("");
+    if (error) return makeError("calibration: " + *error);
+    return calibration;
+}
+
+}  // namespace tilescope
