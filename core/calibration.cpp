@@ -9,7 +9,8 @@ namespace tilescope {
 namespace {
 constexpr const char* kFormat = "tilescope-calibration";
 constexpr int kVersion = 1;
-constexpr double kMaxFigure = 1e9;  // far above any GPU's GB/s or TFLOP/s
+constexpr double kMinFigure = 1e-6;  // a measured ceiling is positive
+constexpr double kMaxFigure = 1e9;   // far above any GPU's GB/s or TFLOP/s
 
 nlohmann::ordered_json optionalFigure(const std::optional<double>& value) {
     return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
@@ -46,9 +47,9 @@ Result<Calibration> calibrationFromJson(std::string_view text) {
     calibration.driverVersion = reader.text("driver");
     calibration.measuredAt = reader.text("measured_at");
     calibration.roofline.source = RooflineSource::Measured;
-    calibration.roofline.bandwidthGBps = reader.optionalNumber("bandwidth_gbps", 0, kMaxFigure);
-    calibration.roofline.fp16Tflops = reader.optionalNumber("fp16_tflops", 0, kMaxFigure);
-    calibration.roofline.bf16Tflops = reader.optionalNumber("bf16_tflops", 0, kMaxFigure);
+    calibration.roofline.bandwidthGBps = reader.optionalNumber("bandwidth_gbps", kMinFigure, kMaxFigure);
+    calibration.roofline.fp16Tflops = reader.optionalNumber("fp16_tflops", kMinFigure, kMaxFigure);
+    calibration.roofline.bf16Tflops = reader.optionalNumber("bf16_tflops", kMinFigure, kMaxFigure);
     calibration.roofline.provenance = reader.optionalText("provenance").value_or("");
     if (error) return makeError("calibration: " + *error);
     return calibration;

@@ -32,12 +32,15 @@ std::string planDifference(const LaunchPlan& before, const LaunchPlan& after) {
     std::vector<std::string> changes;
     auto arrow = [](std::string_view a, std::string_view b) { return std::string(a) + " -> " + std::string(b); };
     if (before.variant != after.variant) changes.push_back("variant " + arrow(before.variant, after.variant));
-    if (before.kernelSymbol != after.kernelSymbol)
-        changes.push_back("kernel " + arrow(before.kernelSymbol, after.kernelSymbol));
-    if (before.tile != after.tile) changes.push_back("tile " + arrow(before.tile, after.tile));
+    // The kernel a call picks: the bucket cell names it for gemm_bucket, else the tile, else the
+    // symbol (each of the later ones follows from the earlier, so only the first that changed is named).
     if (before.bucketCell != after.bucketCell) {
         auto cell = [](const std::optional<std::int64_t>& c) { return c ? std::to_string(*c) : std::string("none"); };
         changes.push_back("bucket cell " + arrow(cell(before.bucketCell), cell(after.bucketCell)));
+    } else if (before.tile != after.tile) {
+        changes.push_back("tile " + arrow(before.tile, after.tile));
+    } else if (before.kernelSymbol != after.kernelSymbol) {
+        changes.push_back("kernel " + arrow(before.kernelSymbol, after.kernelSymbol));
     }
     if (before.operandsSwapped != after.operandsSwapped)
         changes.push_back(after.operandsSwapped ? "operands swapped" : "operands no longer swapped");

@@ -28,6 +28,35 @@ Roofline datasheetRoofline(const DeviceSpec& device) {
     return roofline;
 }
 
+namespace {
+const DeviceSpec* databaseEntryFor(const DeviceSpec& device, const DeviceDatabase& database) {
+    if (const DeviceSpec* byId = database.find(device.id)) return byId;
+    const DeviceSpec* match = nullptr;
+    for (const DeviceSpec& entry : database.devices()) {
+        const bool sameGpu = entry.computeCapability == device.computeCapability && entry.smCount == device.smCount &&
+                             !device.name.empty() &&
+                             (entry.name == device.name || entry.name.starts_with(device.name + " "));
+        if (!sameGpu) continue;
+        if (match) return nullptr;  // ambiguous: better unknown than another GPU's figures
+        match = &entry;
+    }
+    return match;
+}
+}  // namespace
+
+Roofline datasheetRoofline(const DeviceSpec& device, const DeviceDatabase& database) {
+    if (device.fp16TensorTflops || device.bf16TensorTflops) return datasheetRoofline(device);
+    const DeviceSpec* entry = databaseEntryFor(device, database);
+    if (!entry) {
+        Roofline roofline = datasheetRoofline(device);
+        roofline.provenance = "no datasheet peaks for " + device.name;
+        return roofline;
+    }
+    Roofline roofline = datasheetRoofline(*entry);
+    if (device.memoryBandwidthGBps) roofline.bandwidthGBps = device.memoryBandwidthGBps;
+    return roofline;
+}
+
 std::optional<double> rooflineBoundUs(const LaunchPlan& plan, const Roofline& roofline, RooflineDtype dtype) {
     std::optional<double> bound;
     if (plan.bytesMoved > 0 && positive(roofline.bandwidthGBps))

@@ -33,6 +33,11 @@ struct Roofline {
 
 // Datasheet roofline from the DeviceSpec (devices.json's per-device peak figures and their source).
 Roofline datasheetRoofline(const DeviceSpec& device);
+// The same for a device that carries no peaks itself (a live GPU "local:0", or a device read back
+// from a trace): the database entry with its id, else the one entry of the same compute capability
+// and SM count whose name starts with the device's ("NVIDIA H200" -> "NVIDIA H200 141GB (SXM)").
+// The device's own bandwidth wins when it has one; unknown figures stay unknown.
+Roofline datasheetRoofline(const DeviceSpec& device, const DeviceDatabase& database);
 
 // Achieved figures of one measured call.
 struct AchievedFigures {
