@@ -846,6 +846,7 @@ bool looksLikeNativeTrace(const std::string& path) {
 }  // namespace tilescope
 
 #include "core/trace_io.h"
+#include "core/worker_runs_file.h"
 
 namespace tilescope {
 
@@ -853,6 +854,7 @@ Result<Trace> openTraceFile(const std::string& path, const KernelRegistry& regis
     const bool nativeName = path.size() >= kTraceFileSuffix.size() &&
                             path.compare(path.size() - kTraceFileSuffix.size(), kTraceFileSuffix.size(), kTraceFileSuffix) == 0;
     if (nativeName || looksLikeNativeTrace(path)) return readTraceFile(path, registry);
+    if (looksLikeWorkerRunsFile(path)) return readWorkerRunsFile(path, registry);
     auto imported = importKinetoFile(path, options);
     if (!imported) return makeError(imported.error());
     return imported->toTrace();

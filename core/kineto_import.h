@@ -97,8 +97,9 @@ bool looksLikeNativeTrace(const std::string& path);
 
 namespace tilescope {
 
-// Opens a trace of either kind: a native *.tilescope.json (read as saved), or a PyTorch profiler
-// trace (imported; `options` apply). The bundled samples open this way.
+// Opens a trace of any kind: a native *.tilescope.json (read as saved), the GPU worker's JSON lines
+// (*.jsonl[.gz], core/worker_runs_file), or a PyTorch profiler trace (imported; `options` apply).
+// The bundled samples open this way.
 Result<Trace> openTraceFile(const std::string& path, const KernelRegistry& registry, const KinetoImportOptions& options = {});
 
 }  // namespace tilescope
