@@ -45,6 +45,9 @@ public:
     virtual LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const = 0;
     // Every device function the planner may name in LaunchPlan::kernelSymbol.
     virtual std::vector<std::string_view> kernelSymbols() const = 0;
+    // False for a family that only models launches (custom): no device code, so `run`, `sweep --run`
+    // and GPU > Run refuse it, and the register table has no entries for its symbols.
+    virtual bool hasDeviceCode() const { return true; }
 
     int variantIndex(std::string_view variantName) const;  // -1 when unknown
 };

@@ -3,6 +3,7 @@
 #include "kernels/attention/plan.h"
 #include "kernels/awq_gemm/plan.h"
 #include "kernels/awq_gemv/plan.h"
+#include "kernels/custom/plan.h"
 #include "kernels/gemm_bucket/plan.h"
 
 namespace tilescope {
@@ -14,6 +15,7 @@ const KernelRegistry& builtinKernels() {
         r.add(std::make_unique<AwqGemmFamily>());
         r.add(std::make_unique<AttentionFamily>());
         r.add(std::make_unique<GemmBucketFamily>());
+        r.add(std::make_unique<CustomFamily>());
         return r;
     }();
     return registry;

@@ -26,6 +26,7 @@
 #include "ui/explorer_state.h"
 #include "ui/gpu_run_controller.h"
 #include "ui/main_window.h"
+#include "ui/qt_text.h"
 #include "ui/report_exporter.h"
 #include "ui/runs_page.h"
 #include "ui/timeline_page.h"
@@ -66,6 +67,7 @@ void MainWindow::buildTracePages() {
     connect(m_document, &TraceDocument::pathChanged, this, refreshLabel);
     refreshLabel();
     connect(m_gpu, &GpuRunController::availabilityChanged, this, &MainWindow::refreshGpuActions);
+    connect(m_state, &ExplorerState::kernelChanged, this, &MainWindow::refreshGpuActions);  // custom has nothing to run
     connect(m_gpu, &GpuRunController::finished, this, &MainWindow::onGpuFinished);
     connect(m_gpu, &GpuRunController::progress, this, [this](int done, int total) {
         if (!m_gpuProgress) return;
@@ -285,10 +287,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::refreshGpuActions() {
-    const bool available = m_gpu->availability() == GpuRunController::Availability::Available && !m_gpu->isBusy();
-    const QString why = m_gpu->availability() == GpuRunController::Availability::Available
-                            ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
-                            : m_gpu->unavailableReason();
+    const bool gpuAvailable = m_gpu->availability() == GpuRunController::Availability::Available;
+    const KernelFamily& family = *m_state->kernel().family;
+    // A family that only models launches (custom) has no device code to run, whatever the GPU.
+    const bool runnable = family.hasDeviceCode();
+    const bool available = gpuAvailable && !m_gpu->isBusy() && runnable;
+    const QString why = !runnable ? tr("%1 has no device code: it checks a launch from its figures only, there is nothing to run.")
+                                        .arg(toQString(family.name()))
+                        : gpuAvailable ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
+                                       : m_gpu->unavailableReason();
     m_runAction->setEnabled(available);
     m_sweepAction->setEnabled(available);
     m_runAction->setToolTip(available ? tr("Run the current kernel and shape on the local GPU (worker: %1)").arg(m_gpu->workerPath()) : why);
@@ -301,6 +308,7 @@ void MainWindow::refreshGpuActions() {
 }
 
 void MainWindow::runOnGpu() {
+    if (!m_state->kernel().family->hasDeviceCode()) return;  // the action is disabled; a shortcut may still arrive
     if (!m_gpu->startRun(m_state->kernel(), m_state->shape(), m_state->plan())) return;
     m_gpuProgress = new QProgressDialog(tr("Running on the GPU…"), tr("Cancel"), 0, m_gpu->total(), this);
     m_gpuProgress->setWindowModality(Qt::NonModal);
@@ -310,6 +318,7 @@ void MainWindow::runOnGpu() {
 }
 
 void MainWindow::sweepOnGpu() {
+    if (!m_state->kernel().family->hasDeviceCode()) return;
     if (!m_gpu->startSweep(m_state->kernel(), m_state->shape(), m_boundary->xAxis(), m_boundary->yAxis(), m_state->device())) return;
     m_gpuProgress = new QProgressDialog(tr("Sweeping on the GPU…"), tr("Cancel"), 0, m_gpu->total(), this);
     m_gpuProgress->setWindowModality(Qt::NonModal);

@@ -196,7 +196,10 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
         std::snprintf(waste, sizeof waste, "%.1f %%", plan.paddingWaste * 100.0);
         rows.push_back({"padding waste", waste});
     }
-    if (launched) {
+    // No launch moves nothing: zero bytes and FLOPs is a planner that models no traffic (custom's figures).
+    if (launched && plan.bytesMoved == 0.0 && plan.flops == 0.0) {
+        rows.push_back({"traffic", "unknown (this kernel's plan models no memory traffic)"});
+    } else if (launched) {
         char traffic[96];
         std::snprintf(traffic, sizeof traffic, "%s moved, %.3g GFLOP", formatBytes(plan.bytesMoved).c_str(), plan.flops / 1e9);
         rows.push_back({"traffic", traffic});

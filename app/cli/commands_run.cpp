@@ -206,8 +206,17 @@ std::optional<Gpu> openGpu(int ordinal, bool cupti = true) {
     return g;
 }
 
+// A family that only models launches (custom) has nothing to launch: refused before a GPU is opened.
+void requireDeviceCode(const KernelChoice& kernel) {
+    if (kernel.family->hasDeviceCode()) return;
+    throw UsageError{"kernel '" + std::string(kernel.family->name()) +
+                     "' has no device code: it checks a launch from its figures only, there is nothing to run on a GPU "
+                     "(use 'plan' or 'check-launch' to check it against any device)"};
+}
+
 int runCommand(const RunCommandOptions& o) {
     const KernelChoice kernel = orUsage(resolveKernel(builtinKernels(), o.kernel, o.variant));
+    requireDeviceCode(kernel);
     const Shape shape = orUsage(parseShape(o.shape, kernel.family->parameters()));
     if (o.dtype != "fp16" && o.dtype != "bf16") throw UsageError{"--dtype must be fp16 or bf16"};
     if (o.dtype == "bf16" && kernel.family->name() != "attention")
@@ -236,6 +245,7 @@ int runCommand(const RunCommandOptions& o) {
 
 int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y, int repeat,
                   bool check, bool flushL2) {
+    requireDeviceCode(kernel);
     auto gpu = openGpu(0);
     if (!gpu) return kExitNoGpu;
     const std::size_t height = y ? y->values.size() : 1;
