@@ -229,9 +229,9 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
                 estimateRoofline = RooflineChoice{c.roofline, "measured " + datePart(c.measuredAt)};
         if (!hasAnyFigure(estimateRoofline->roofline)) estimateRoofline->label = "unknown";
         if (auto resolved = resolveKernel(registry, sweep.family, sweep.variant)) kernel = *resolved;
-        series.estimateLabel = "estimate on " + options.estimateDevice->id + " (" + estimateRoofline->label + " roofline)";
+        series.estimateLabel = "on " + options.estimateDevice->id + ", re-planned there (" + estimateRoofline->label + " roofline)";
     } else {
-        series.estimateLabel = "estimate on the measured GPU (roofline x waves)";
+        series.estimateLabel = "on the measured GPU (roofline bound x wave quantisation)";
     }
 
     // Line values, thinned evenly when a 2-D sweep has more than fit on one plot.

@@ -100,7 +100,7 @@ struct PerformanceSeries {
     MeasuredSweep sweep;
     std::string xLabel;         // the swept parameter's name
     bool logX = false;          // the axis spans 16x or more of positive values: doubling steps read best
-    std::string estimateLabel;  // "estimate on h200 (datasheet)" / "estimate on each GPU"
+    std::string estimateLabel;  // "on a100-80gb-sxm, re-planned there (datasheet roofline)", "on the measured GPU (...)"
     std::vector<PerformanceLine> lines;
     std::vector<std::string> notes;  // duplicate cells dropped, lines thinned
 };

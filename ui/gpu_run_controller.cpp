@@ -164,8 +164,16 @@ bool GpuRunController::startSweep(const KernelChoice& kernel, const Shape& base,
     return start(arguments, std::move(plans), parameters);
 }
 
+bool GpuRunController::startCalibration() {
+    if (m_process) return false;
+    m_calibration.reset();
+    m_calibrating = true;
+    return start({QStringLiteral("calibrate"), QStringLiteral("--json")}, {}, {});
+}
+
 bool GpuRunController::start(const QStringList& arguments, std::vector<LaunchPlan> plans, const ParameterList& parameters) {
     if (m_process) return false;
+    m_calibrating = arguments.value(0) == QLatin1String("calibrate");
     m_expected = std::move(plans);
     m_parameters = parameters;
     m_results.clear();
@@ -181,13 +189,16 @@ bool GpuRunController::start(const QStringList& arguments, std::vector<LaunchPla
     connect(m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         readOutput();
         const QString errors = QString::fromLocal8Bit(m_stderr).trimmed();
-        const QString after = tr("after %1 of %2 runs").arg(m_results.size()).arg(m_expected.size());
+        const QString after = m_calibrating ? QString() : tr("after %1 of %2 runs").arg(m_results.size()).arg(m_expected.size());
         QString failure;
         if (m_cancelled) failure = tr("cancelled by the user %1").arg(after);
         else if (m_timedOut) failure = tr("the worker hung: no output for %1 s %2; killed").arg(m_timeoutMs / 1000).arg(after);
         else if (status == QProcess::CrashExit) failure = tr("the worker crashed %1").arg(after);
         else if (exitCode == kWorkerNoGpu) failure = tr("no CUDA GPU (exit 3)");
         else if (exitCode == kWorkerUsageError) failure = tr("the worker rejected the request (exit 2)");
+        else if (m_calibrating && exitCode == kWorkerUsageError && errors.contains(QLatin1String("calibrate")))
+            failure = tr("calibration is not available in this build: %1 has no calibrate command").arg(m_workerPath);
+        else if (m_calibrating && !m_calibration) failure = tr("the worker printed no calibration (exit code %1)").arg(exitCode);
         else if (m_results.size() < m_expected.size()) failure = tr("the worker exited with code %1 %2").arg(exitCode).arg(after);
         if (!failure.isEmpty() && !errors.isEmpty()) failure += QStringLiteral(": ") + errors.section(QLatin1Char('\n'), -3);
         finish(failure);
@@ -207,6 +218,10 @@ void GpuRunController::readOutput() {
     m_buffer += m_process->readAllStandardOutput();
     for (const QByteArray& object : takeObjects(m_buffer)) {
         m_watchdog->start(m_timeoutMs);  // any output proves the worker is alive
+        if (m_calibrating) {
+            if (auto read = calibrationFromJson(object.toStdString())) m_calibration = std::move(*read);
+            continue;
+        }
         const auto j = nlohmann::ordered_json::parse(object.toStdString(), nullptr, false);
         auto run = runFromWorkerJson(j, builtinKernels());
         const std::size_t index = m_results.size();
@@ -230,6 +245,13 @@ void GpuRunController::finish(const QString& failure) {
     m_process = nullptr;
     process->disconnect(this);
     process->deleteLater();
+    if (m_calibrating) {
+        m_calibrating = false;
+        emit availabilityChanged();
+        emit calibrationFinished(failure.isEmpty() ? m_calibration : std::nullopt, failure);
+        m_calibration.reset();
+        return;
+    }
     const std::string reason = failure.isEmpty() ? std::string("the worker ended before reporting this run") : failure.toStdString();
     for (std::size_t i = m_results.size(); i < m_expected.size(); ++i) m_results.push_back(failedWorkerRun(m_expected[i], m_parameters, reason));
     emit progress(done(), total());

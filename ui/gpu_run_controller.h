@@ -3,6 +3,7 @@
 // Progress comes from the worker's JSON lines; a worker that crashes, stops writing for
 // timeoutMs (then killed) or exits with an error leaves its remaining runs recorded as failed
 // with the reason. One probe at start (off the GUI thread, asynchronous) says whether a GPU is there.
+// GPU > Calibrate runs `tilescope-cli calibrate --json` the same way (busy, cancel, time-out).
 #pragma once
 
 #include <QObject>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/calibration.h"
 #include "core/kernel_family.h"
 #include "core/sweep.h"
 #include "core/trace.h"
@@ -48,6 +50,9 @@ public:
     bool startRun(const KernelChoice& kernel, const Shape& shape, const LaunchPlan& modelPlan);
     bool startSweep(const KernelChoice& kernel, const Shape& base, SweepAxis x, std::optional<SweepAxis> y,
                     const DeviceSpec& modelDevice);
+    // The roofline of this GPU and driver: copy bandwidth and cuBLAS fp16 / bf16 peaks (calibrationFinished).
+    bool startCalibration();
+    bool isCalibrating() const { return m_process && m_calibrating; }
     void cancel();
 
     int done() const { return static_cast<int>(m_results.size()); }
@@ -58,6 +63,8 @@ signals:
     void progress(int done, int total);
     // Every expected run, reported or failed; `failure` is empty when the worker ended normally.
     void finished(std::vector<tilescope::Run> runs, QString failure);
+    // A calibration's result, or (nullopt) why there is none.
+    void calibrationFinished(std::optional<tilescope::Calibration> calibration, QString failure);
 
 private:
     bool start(const QStringList& arguments, std::vector<LaunchPlan> plans, const ParameterList& parameters);
@@ -81,6 +88,8 @@ private:
     ParameterList m_parameters;
     std::vector<LaunchPlan> m_expected;
     std::vector<Run> m_results;
+    bool m_calibrating = false;
+    std::optional<Calibration> m_calibration;
 };
 
 }  // namespace tilescope

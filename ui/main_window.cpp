@@ -100,7 +100,7 @@ MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::pageNames() {
     return {QStringLiteral("launch"), QStringLiteral("occupancy"), QStringLiteral("shared-memory"), QStringLiteral("boundaries"),
-            QStringLiteral("tiles"),  QStringLiteral("runs"),      QStringLiteral("timeline")};
+            QStringLiteral("tiles"),  QStringLiteral("runs"),      QStringLiteral("timeline"),      QStringLiteral("performance")};
 }
 
 bool MainWindow::showPage(const QString& name) {

@@ -18,6 +18,7 @@ class QTabWidget;
 namespace tilescope {
 
 class BoundaryPage;
+class CalibrationStore;
 class DiagnoseDock;
 class GpuRunController;
 class RunsPage;
@@ -27,6 +28,7 @@ struct Run;
 class ExplorerState;
 class LaunchPage;
 class OccupancyPage;
+class PerformancePage;
 class ShapePanelWidget;
 class SharedMemoryPage;
 class TilesPage;
@@ -50,7 +52,7 @@ public:
     QTabWidget* pages() const { return m_pages; }
     DiagnoseDock* diagnoseDock() const { return m_diagnoseDock; }
 
-    // launch, occupancy, shared-memory, boundaries, tiles
+    // launch, occupancy, shared-memory, boundaries, tiles, runs, timeline, performance
     static QStringList pageNames();
     bool showPage(const QString& name);
     QString statusText() const;
@@ -61,6 +63,8 @@ public:
     TraceDocument* document() const { return m_document; }
     RunsPage* runsPage() const { return m_runs; }
     TimelinePage* timelinePage() const { return m_timeline; }
+    PerformancePage* performancePage() const { return m_performance; }
+    CalibrationStore* calibrations() const { return m_calibrations; }
     GpuRunController* gpuRuns() const { return m_gpu; }
     // Where errors go: a warning dialog by default; tests capture them instead of blocking.
     using MessageSink = std::function<void(const QString& title, const QString& text)>;
@@ -84,8 +88,11 @@ public:
     QAction* runAction() const { return m_runAction; }
     QAction* undoAction() const { return m_undoAction; }
     QAction* sweepAction() const { return m_sweepAction; }
+    QAction* calibrateAction() const { return m_calibrateAction; }
     void runOnGpu();
     void sweepOnGpu();
+    // GPU > Calibrate: measures this GPU's roofline in the worker; kept per GPU + driver (CalibrationStore).
+    void calibrateGpu();
 
     // Waits (events running) until the boundary map is current, at most timeoutMs.
     bool waitUntilIdle(int timeoutMs);
@@ -114,6 +121,7 @@ private:
     void rebuildRecentMenu();
     void refreshGpuActions();
     void onGpuFinished(std::vector<Run> runs, const QString& failure);
+    void refreshCalibrateAction();
     void openTraceDialog();
     void saveTrace();
     void saveTraceAs();
@@ -122,6 +130,8 @@ private:
     TraceDocument* m_document = nullptr;
     RunsPage* m_runs = nullptr;
     TimelinePage* m_timeline = nullptr;
+    PerformancePage* m_performance = nullptr;
+    CalibrationStore* m_calibrations = nullptr;
     GpuRunController* m_gpu = nullptr;
     MessageSink m_messageSink;
     UnsavedRunsQuestion m_unsavedRunsQuestion;
@@ -132,6 +142,7 @@ private:
     QAction* m_runAction = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_sweepAction = nullptr;
+    QAction* m_calibrateAction = nullptr;
     // First entry of the GPU menu while no run is possible: why, in the menu itself (not only a tooltip).
     QAction* m_gpuStateAction = nullptr;
     QLabel* m_traceLabel = nullptr;

@@ -23,11 +23,14 @@
 
 #include "core/kineto_import.h"
 #include "ui/boundary_page.h"
+#include "ui/calibration_store.h"
 #include "ui/explorer_state.h"
 #include "ui/gpu_run_controller.h"
 #include "ui/main_window.h"
+#include "ui/performance_page.h"
 #include "ui/qt_text.h"
 #include "ui/report_exporter.h"
+#include "ui/run_model.h"
 #include "ui/runs_page.h"
 #include "ui/timeline_page.h"
 #include "ui/trace_document.h"
@@ -39,7 +42,7 @@ namespace {
 
 constexpr int kMaxRecentFiles = 8;
 const QString kRecentKey = QStringLiteral("trace/recent");
-const QString kTraceFilter = QStringLiteral("Traces (*.tilescope.json *.json *.json.gz);;All files (*)");
+const QString kTraceFilter = QStringLiteral("Traces (*.tilescope.json *.json *.json.gz *.jsonl *.jsonl.gz);;All files (*)");
 
 // What the import thread reports: progress in per mille (the bar's range), and its result.
 struct LoadState {
@@ -56,6 +59,16 @@ void MainWindow::buildTracePages() {
     m_timeline = new TimelinePage(m_document);
     m_pages->addTab(m_runs, tr("&Runs"));
     m_pages->addTab(m_timeline, tr("T&imeline"));
+    // Measured performance of a sweep in the trace against the roofline (issue 14).
+    m_calibrations = new CalibrationStore(m_useSettings, this);
+    m_performance = new PerformancePage(m_document, m_calibrations);
+    // "Perf": with "Performance" the eight tabs were ~30 px wider than the pages at 1,024 px, and the
+    // Launch tab hid behind scroll arrows (eliding every tab left "R…" for Runs).
+    const int performanceTab = m_pages->addTab(m_performance, tr("&Perf"));
+    m_pages->setTabToolTip(performanceTab, tr("Performance: a measured sweep's time, TFLOP/s, GB/s and % of roofline against the swept parameter"));
+    auto useCalibrations = [this] { m_runs->model()->setCalibrations(m_calibrations->calibrations()); };
+    connect(m_calibrations, &CalibrationStore::changed, this, useCalibrations);
+    useCalibrations();
     m_traceLabel = new QLabel;
     statusBar()->addPermanentWidget(m_traceLabel);
     setAcceptDrops(true);
@@ -116,6 +129,31 @@ void MainWindow::buildTraceMenus() {
     m_runAction = gpu->addAction(tr("&Run This Shape on the GPU"), this, &MainWindow::runOnGpu);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
     m_sweepAction = gpu->addAction(tr("&Sweep the Boundary Map on the GPU"), this, &MainWindow::sweepOnGpu);
+    gpu->addSeparator();
+    m_calibrateAction = gpu->addAction(tr("&Calibrate the Roofline"), this, &MainWindow::calibrateGpu);
+    m_calibrateAction->setObjectName(QStringLiteral("calibrateAction"));
+    connect(m_gpu, &GpuRunController::availabilityChanged, this, &MainWindow::refreshCalibrateAction);
+    connect(m_gpu, &GpuRunController::calibrationFinished, this, [this](std::optional<Calibration> calibration, const QString& failure) {
+        if (m_gpuProgress) {
+            m_gpuProgress->disconnect(m_gpu);
+            m_gpuProgress->deleteLater();
+            m_gpuProgress = nullptr;
+        }
+        refreshCalibrateAction();
+        if (!calibration) {
+            statusBar()->showMessage(tr("Calibration failed: %1").arg(failure));
+            showMessage(tr("Calibration failed"), failure);
+            return;
+        }
+        m_calibrations->add(*calibration);
+        const Roofline& r = calibration->roofline;
+        auto figure = [](const std::optional<double>& v) { return v ? QString::number(*v, 'f', 0) : tr("unknown"); };
+        statusBar()->showMessage(tr("Roofline of %1 (driver %2) measured: %3 GB/s, %4 TFLOP/s fp16, %5 TFLOP/s bf16")
+                                     .arg(QString::fromStdString(calibration->gpuName), QString::fromStdString(calibration->driverVersion),
+                                          figure(r.bandwidthGBps), figure(r.fp16Tflops), figure(r.bf16Tflops)),
+                                 10000);
+    });
+    refreshCalibrateAction();
     gpu->setToolTipsVisible(true);
     refreshGpuActions();
     m_gpu->probe();
@@ -325,6 +363,25 @@ void MainWindow::sweepOnGpu() {
     m_gpuProgress->setMinimumDuration(0);
     connect(m_gpuProgress, &QProgressDialog::canceled, m_gpu, &GpuRunController::cancel);
     refreshGpuActions();
+}
+
+void MainWindow::refreshCalibrateAction() {
+    if (!m_calibrateAction) return;
+    const bool gpuAvailable = m_gpu->availability() == GpuRunController::Availability::Available;
+    m_calibrateAction->setEnabled(gpuAvailable && !m_gpu->isBusy());
+    m_calibrateAction->setToolTip(!gpuAvailable     ? m_gpu->unavailableReason()
+                                  : m_gpu->isBusy() ? tr("A GPU run is in progress.")
+                                                    : tr("Measure this GPU's copy bandwidth and cuBLAS fp16 / bf16 peak; the Performance and "
+                                                         "Runs pages then measure runs against it instead of the datasheet"));
+}
+
+void MainWindow::calibrateGpu() {
+    if (!m_gpu->startCalibration()) return;
+    m_gpuProgress = new QProgressDialog(tr("Calibrating the roofline of this GPU (copy bandwidth, cuBLAS peaks)…"), tr("Cancel"), 0, 0, this);
+    m_gpuProgress->setWindowModality(Qt::NonModal);
+    m_gpuProgress->setMinimumDuration(0);
+    connect(m_gpuProgress, &QProgressDialog::canceled, m_gpu, &GpuRunController::cancel);
+    refreshCalibrateAction();
 }
 
 void MainWindow::onGpuFinished(std::vector<Run> runs, const QString& failure) {

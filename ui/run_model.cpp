@@ -56,7 +56,15 @@ void RunModel::setTrace(const Trace* trace) {
     beginResetModel();
     m_trace = trace;
     m_flags = trace ? flagRecords(*trace, trace->records) : std::vector<RecordFlags>{};
+    m_figures = trace ? runFigures(*trace, DeviceDatabase::embedded(), m_calibrations) : std::vector<std::optional<RunFigures>>{};
     endResetModel();
+}
+
+void RunModel::setCalibrations(std::vector<Calibration> calibrations) {
+    m_calibrations = std::move(calibrations);
+    if (!m_trace || m_trace->runs.empty()) return;
+    m_figures = runFigures(*m_trace, DeviceDatabase::embedded(), m_calibrations);
+    emit dataChanged(index(0, Gbps), index(static_cast<int>(m_trace->runs.size()) - 1, Roofline));
 }
 
 int RunModel::flaggedCount() const {
@@ -81,7 +89,8 @@ int RunModel::columnCount(const QModelIndex& parent) const { return parent.isVal
 QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[] = {"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block",
-                                        "smem (B)", "registers", "occupancy %", "duration (µs)", "problem"};
+                                        "smem (B)", "registers", "occupancy %", "duration (µs)", "GB/s", "TFLOP/s",
+                                        "% of roofline", "roofline", "problem"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -90,6 +99,7 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
     const int run = runAt(index.row());
     if (role == RunIndexRole) return run;
     if (role == RecordIndexRole) return recordAt(index.row());
+    if (run >= 0 && index.column() >= Gbps && index.column() <= Roofline) return figureData(static_cast<std::size_t>(run), index.column(), role);
     if (run >= 0) return runData(m_trace->runs[static_cast<std::size_t>(run)], index.column(), role);
     return recordData(static_cast<std::size_t>(recordAt(index.row())), index.column(), role);
 }
@@ -151,6 +161,28 @@ QVariant RunModel::runData(const Run& run, int column, int role) const {
     }
     case Problem: return failure.isEmpty() ? QString::fromStdString(p.message) : failure;
     default: return {};
+    }
+}
+
+QVariant RunModel::figureData(std::size_t run, int column, int role) const {
+    static const std::optional<RunFigures> none;
+    const std::optional<RunFigures>& f = run < m_figures.size() ? m_figures[run] : none;
+    const bool shown = role == Qt::DisplayRole || role == SortRole || (role == Qt::ToolTipRole && f);
+    if (!shown) return runData(m_trace->runs[run], column, role);  // flags, colours, a failure's tooltip
+    // Predicted and failed runs have no time, so no rate: a dash, sorted below every measured value.
+    if (!f) return role == Qt::DisplayRole ? QVariant(QStringLiteral("\u2014")) : QVariant(-1.0);
+    if (role == Qt::ToolTipRole)
+        return tr("%1 µs; roofline bound %2 µs (%3 roofline)")
+            .arg(f->achieved.timeUs, 0, 'f', 3)
+            .arg(f->achieved.boundUs ? QString::number(*f->achieved.boundUs, 'f', 3) : tr("unknown"), QString::fromStdString(f->rooflineLabel));
+    auto figure = [&](const std::optional<double>& value, int decimals) {
+        return value ? pick(role, QString::number(*value, 'f', decimals), *value) : pick(role, tr("unknown"), -1.0);
+    };
+    switch (column) {
+    case Gbps: return figure(f->achieved.gbps, 0);
+    case Tflops: return figure(f->achieved.tflops, 2);
+    case PctOfRoofline: return figure(f->achieved.pctOfRoofline, 1);
+    default: return QString::fromStdString(f->rooflineLabel);
     }
 }
 

@@ -41,6 +41,10 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 samples="$here/../../resources/samples"
 "$app" "$samples/tracelens_bert-small_h100.json.gz" --page runs --size $size --screenshot "$here/trace-runs.png"
 "$app" "$samples/hta_sampled_rank-0_no_deviceprops.json.gz" --page timeline --size $size --screenshot "$here/trace-timeline.png"
+# Measured performance (issue 14): the gemm_bucket oproj M sweep an H200 recorded (tests/data/gpu_check), time
+# against M with the bucket cliffs explained, the plan changes dotted and the roofline estimate dashed.
+h200_runs="$here/../../tests/data/gpu_check/h200_after_runs.jsonl.gz"
+"$app" "$h200_runs" --page performance --size $size --screenshot "$here/performance-h200-gemm-bucket.png"
 # The smallest window the pages are laid out for (issue #15 item 12): the same pages at 1024 x 700.
 small=1024x700
 # shellcheck disable=SC2086
@@ -52,4 +56,6 @@ small=1024x700
 "$app" --kernel awq_gemm --shape group_size=138 --page launch --size $small --screenshot "$here/small-awq-gemm-no-launch.png"
 "$app" --kernel awq_gemm --variant prefill --page shared-memory --size $small --screenshot "$here/small-prefill-shared-memory.png"
 "$app" "$samples/hta_alexnet_a100.json.gz" --page timeline --size $small --theme dark --screenshot "$here/small-alexnet-timeline-dark.png"
+"$app" "$h200_runs" --page performance --size $small --screenshot "$here/small-performance-h200.png"
+"$app" "$h200_runs" --page performance --size $small --theme dark --screenshot "$here/small-performance-h200-dark.png"
 echo "screenshots written to $here"
