@@ -5,6 +5,7 @@
 #include "kernels/awq_gemv/plan.h"
 #include "kernels/custom/plan.h"
 #include "kernels/gemm_bucket/plan.h"
+#include "kernels/triton/plan.h"
 
 namespace tilescope {
 
@@ -16,6 +17,7 @@ const KernelRegistry& builtinKernels() {
         r.add(std::make_unique<AttentionFamily>());
         r.add(std::make_unique<GemmBucketFamily>());
         r.add(std::make_unique<CustomFamily>());
+        r.add(std::make_unique<TritonFamily>());
         return r;
     }();
     return registry;

@@ -166,7 +166,9 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
                                              withThousands(plan.dynamicSmem) + " B" +
                                              (plan.optsIntoLargeSmem ? " (opts in above the 48 KB default)" : "")});
         rows.push_back({"registers", plan.registers ? std::to_string(*plan.registers) + " per thread"
-                                                    : "unknown (no ptxas resource table for " + device.archName() + " in this build)"});
+                                     : !kernel.family->hasDeviceCode()
+                                         ? std::string("unknown (its own compiler picks them: Tilescope builds no code for this kernel)")
+                                         : "unknown (no ptxas resource table for " + device.archName() + " in this build)"});
         if (plan.occupancy) {
             const auto& o = *plan.occupancy;
             std::string limiters;
