@@ -133,7 +133,8 @@ struct ProductName {
 
 ProductName productName(const DeviceSpec& device) {
     static const std::vector<std::string> kVendorWords{"NVIDIA", "GEFORCE", "TESLA", "QUADRO"};
-    static const std::vector<std::string> kSeriesWords{"RTX", "GTX", "TITAN"};
+    // "PRO" is part of the model in "RTX PRO 6000": without it any "6000" (a Quadro RTX 6000) would match.
+    static const std::vector<std::string> kSeriesWords{"RTX", "GTX", "TITAN", "PRO"};
     ProductName name;
     name.device = &device;
     std::vector<std::string> list;
@@ -147,7 +148,7 @@ ProductName productName(const DeviceSpec& device) {
         }
     if (model == list.size()) return name;
     std::size_t first = model;
-    if (model > 0 && std::find(kSeriesWords.begin(), kSeriesWords.end(), list[model - 1]) != kSeriesWords.end()) first = model - 1;
+    while (first > 0 && std::find(kSeriesWords.begin(), kSeriesWords.end(), list[first - 1]) != kSeriesWords.end()) --first;
     name.model.assign(list.begin() + static_cast<std::ptrdiff_t>(first), list.begin() + static_cast<std::ptrdiff_t>(model) + 1);
     for (std::size_t i = 0; i < list.size(); ++i) {
         if (i >= first && i <= model) continue;

@@ -158,7 +158,8 @@ TEST(DeviceFile, MissingFileAndUnknownId) {
     auto unknown = resolveDevice("rtx-9090", DeviceDatabase::embedded());
     ASSERT_FALSE(unknown.ok());
     EXPECT_EQ(unknown.error(), "unknown device 'rtx-9090'; known devices: t4, a100-80gb-sxm, l4, rtx-4090, h100-sxm, "
-                               "h100-pcie, h200, b200, rtx-5090 (or a path to a device .json file)");
+                               "h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, rtx-pro-6000-blackwell, rtx-5070-ti "
+                               "(or a path to a device .json file)");
 }
 
 TEST(DeviceFile, InlineErrors) {

@@ -235,7 +235,11 @@ TEST(DiagnosisVariations, MessageHardWrappedInsideAWord) {
     const auto f = only("ValueError: (head_dim, head_dim_v)=(320, 320) exceeds SM120 shared-mem\nory capacity (101376 bytes)\n");
     EXPECT_EQ(f.kind, Verdict::NoTileFits);
     EXPECT_EQ(shapeValue(f, "head_dim"), 320);
-    EXPECT_EQ(f.deviceId, "rtx-5090");
+    // SM120 fits three database GPUs (RTX 5090, RTX PRO 6000 Blackwell, RTX 5070 Ti): no single device,
+    // planned on the first of them.
+    EXPECT_EQ(f.deviceId, "");
+    EXPECT_EQ(f.arch, "sm_120");
+    EXPECT_EQ(f.plannedDevice, "rtx-5090");
     ASSERT_TRUE(f.plan);
     EXPECT_EQ(f.plan->verdict, Verdict::NoTileFits);
 }
@@ -384,16 +388,22 @@ TEST(DeviceNames, MapToDatabaseIdsWhereUnambiguous) {
     using Ids = std::vector<std::string>;
     EXPECT_EQ(matchDeviceName("NVIDIA GeForce RTX 5090", db), Ids{"rtx-5090"});
     EXPECT_EQ(matchDeviceName("RTX5090", db), Ids{"rtx-5090"});
-    EXPECT_EQ(matchDeviceName("sm_120", db), Ids{"rtx-5090"});
+    EXPECT_EQ(matchDeviceName("sm_120", db), (Ids{"rtx-5090", "rtx-pro-6000-blackwell", "rtx-5070-ti"}));
     EXPECT_EQ(matchDeviceName("RTX 4090 (sm_89)", db), Ids{"rtx-4090"});
-    EXPECT_EQ(matchDeviceName("sm_89", db), (Ids{"l4", "rtx-4090"}));
+    EXPECT_EQ(matchDeviceName("sm_89", db), (Ids{"l4", "rtx-4090", "l40s"}));
     EXPECT_EQ(matchDeviceName("NVIDIA H100 80GB HBM3", db), Ids{"h100-sxm"});
     EXPECT_EQ(matchDeviceName("H100 PCIe", db), Ids{"h100-pcie"});
     EXPECT_EQ(matchDeviceName("H100", db).size(), 2u);
     EXPECT_TRUE(matchDeviceName("A100-SXM4-40GB", db).empty());  // the database has the 80 GB A100 only
     EXPECT_EQ(matchDeviceName("A100-PG509-200", db), Ids{"a100-80gb-sxm"});
     EXPECT_TRUE(matchDeviceName("GeForce GTX 1080", db).empty());
-    EXPECT_TRUE(matchDeviceName("L40S", db).empty());  // not the L4
+    EXPECT_EQ(matchDeviceName("L40S", db), Ids{"l40s"});  // not the L4
+    EXPECT_EQ(matchDeviceName("NVIDIA L4", db), Ids{"l4"});  // not the L40S
+    EXPECT_EQ(matchDeviceName("NVIDIA A10", db), Ids{"a10"});  // not the A100
+    EXPECT_EQ(matchDeviceName("NVIDIA A40", db), Ids{"a40"});
+    EXPECT_EQ(matchDeviceName("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", db), Ids{"rtx-pro-6000-blackwell"});
+    EXPECT_EQ(matchDeviceName("NVIDIA GeForce RTX 5070 Ti", db), Ids{"rtx-5070-ti"});
+    EXPECT_TRUE(matchDeviceName("Quadro RTX 6000", db).empty());  // Turing, not the RTX PRO 6000 Blackwell
 }
 
 }  // namespace

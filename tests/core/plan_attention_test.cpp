@@ -74,7 +74,8 @@ TEST(AttentionFa2, PreAmpereIsUnsupportedDevice) {
     EXPECT_EQ(p.limit->actual, 75);
     EXPECT_EQ(p.failingParameter, -1);
     EXPECT_EQ(p.fix, "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU; or this "
-                     "shape runs on a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090");
+                     "shape runs on a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
+                     "rtx-pro-6000-blackwell, rtx-5070-ti");
 }
 
 // ---- shapes the planners refuse, one row each -------------------------------------------

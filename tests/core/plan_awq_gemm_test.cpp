@@ -244,7 +244,8 @@ TEST(AwqGemmPrefill, M128ExceedsT4OptIn) {
     EXPECT_EQ(p.cudaError->code, 1);
     // M 65..128 share the 73,728 B bucket; 129 (53,248 B) is 1 away, 64 is 64 away.
     EXPECT_EQ(p.fix, "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on "
-                     "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090");
+                     "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
+                     "rtx-pro-6000-blackwell, rtx-5070-ti");
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=64", "t4").verdict, Verdict::Ok);
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=32", "t4").verdict, Verdict::Ok);  // 57,344 <= 65,536 with opt-in
 }
