@@ -195,9 +195,10 @@ bool GpuRunController::start(const QStringList& arguments, std::vector<LaunchPla
         else if (m_timedOut) failure = tr("the worker hung: no output for %1 s %2; killed").arg(m_timeoutMs / 1000).arg(after);
         else if (status == QProcess::CrashExit) failure = tr("the worker crashed %1").arg(after);
         else if (exitCode == kWorkerNoGpu) failure = tr("no CUDA GPU (exit 3)");
-        else if (exitCode == kWorkerUsageError) failure = tr("the worker rejected the request (exit 2)");
+        // A CLI built before `calibrate` existed rejects the subcommand (CLI11: "... not expected: calibrate").
         else if (m_calibrating && exitCode == kWorkerUsageError && errors.contains(QLatin1String("calibrate")))
             failure = tr("calibration is not available in this build: %1 has no calibrate command").arg(m_workerPath);
+        else if (exitCode == kWorkerUsageError) failure = tr("the worker rejected the request (exit 2)");
         else if (m_calibrating && !m_calibration) failure = tr("the worker printed no calibration (exit code %1)").arg(exitCode);
         else if (m_results.size() < m_expected.size()) failure = tr("the worker exited with code %1 %2").arg(exitCode).arg(after);
         if (!failure.isEmpty() && !errors.isEmpty()) failure += QStringLiteral(": ") + errors.section(QLatin1Char('\n'), -3);

@@ -1,7 +1,8 @@
 // A stand-in for tilescope-cli as the GUI's GPU worker, for tests on machines without a GPU.
 // FAKE_WORKER_MODE: ok (one JSON object per run, exit 0), crash (aborts at a sweep's second
 // cell, or before a single run reports), hang (sleeps there instead), cuda (one with a sticky
-// CUDA error, then exit 1 as the CLI does), nogpu (exit 3).
+// CUDA error, then exit 1 as the CLI does), nogpu (exit 3). `calibrate`: ok prints a calibration
+// of a made-up GPU; nocalibrate answers as a tilescope-cli without that command does (exit 2).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "core/calibration.h"
 #include "core/fix_finder.h"
 #include "core/json_io.h"
 #include "kernels/builtin_kernels.h"
@@ -55,6 +57,23 @@ int main(int argc, char** argv) {
     if (mode == "nogpu" || argc < 2) {
         std::cerr << "error: no CUDA device (fake worker)\n";
         return 3;
+    }
+    if (std::string(argv[1]) == "calibrate") {
+        if (mode == "nocalibrate") {  // tests/cli/golden/unknown_subcommand.txt's wording
+            std::cerr << "tilescope-cli: unknown command 'calibrate'\n(run 'tilescope-cli --help' for usage)\n";
+            return 2;
+        }
+        Calibration calibration;
+        calibration.gpuName = "Fake GPU";
+        calibration.driverVersion = "0.0";
+        calibration.measuredAt = "2026-12-01T11:00:00Z";
+        calibration.roofline.bandwidthGBps = 1000.0;
+        calibration.roofline.fp16Tflops = 100.0;
+        calibration.roofline.bf16Tflops = 100.0;
+        calibration.roofline.source = RooflineSource::Measured;
+        calibration.roofline.provenance = "fake worker";
+        std::cout << calibrationToJson(calibration) << std::endl;
+        return 0;
     }
     auto kernel = resolveKernel(builtinKernels(), argument(argc, argv, "-k"), argument(argc, argv, "-v"));
     if (!kernel) {

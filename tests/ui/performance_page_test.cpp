@@ -65,6 +65,8 @@ private slots:
     void runsColumns();
     void calibrationReplacesTheDatasheet();
     void calibrateDisabledWithoutAGpu();
+    void calibrateThroughTheWorker_data();
+    void calibrateThroughTheWorker();
 };
 
 void PerformancePageTest::emptyStateSaysWhatToDo() {
@@ -217,6 +219,42 @@ void PerformancePageTest::calibrateDisabledWithoutAGpu() {
     QCOMPARE(calibrate, window.findChild<QAction*>(QStringLiteral("calibrateAction")));
     QVERIFY(!calibrate->isEnabled());
     QVERIFY2(calibrate->toolTip().contains(QStringLiteral("No CUDA GPU")), qPrintable(calibrate->toolTip()));
+    qunsetenv("FAKE_WORKER_MODE");
+}
+
+void PerformancePageTest::calibrateThroughTheWorker_data() {
+    QTest::addColumn<QByteArray>("mode");
+    QTest::addColumn<QString>("failure");  // in the message; empty: a calibration kept
+    QTest::newRow("calibrated") << QByteArray("ok") << QString();
+    QTest::newRow("a worker without calibrate") << QByteArray("nocalibrate") << QStringLiteral("not available in this build");
+}
+
+void PerformancePageTest::calibrateThroughTheWorker() {
+    QFETCH(QByteArray, mode);
+    QFETCH(QString, failure);
+    qputenv("FAKE_WORKER_MODE", "ok");
+    MainWindow window(false);
+    QStringList messages;
+    window.setMessageSink([&messages](const QString&, const QString& text) { messages << text; });
+    window.gpuRuns()->setWorkerPath(QStringLiteral(FAKE_WORKER_PATH));
+    window.gpuRuns()->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(window.gpuRuns()->availability(), GpuRunController::Availability::Available, 20'000);
+    QVERIFY(window.calibrateAction()->isEnabled());
+    qputenv("FAKE_WORKER_MODE", mode);
+    window.calibrateAction()->trigger();
+    QVERIFY(!window.calibrateAction()->isEnabled());  // busy until the worker ends
+    QTRY_VERIFY_WITH_TIMEOUT(!window.gpuRuns()->isBusy(), 20'000);
+    QVERIFY(window.calibrateAction()->isEnabled());
+    if (failure.isEmpty()) {
+        QVERIFY2(messages.isEmpty(), qPrintable(messages.join(QLatin1Char('\n'))));
+        QCOMPARE(window.calibrations()->calibrations().size(), std::size_t{1});
+        QCOMPARE(window.calibrations()->calibrations().front().gpuName, std::string("Fake GPU"));
+        QCOMPARE(*window.calibrations()->calibrations().front().roofline.bandwidthGBps, 1000.0);
+    } else {
+        QVERIFY(window.calibrations()->calibrations().empty());
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.front().contains(failure), qPrintable(messages.front()));
+    }
     qunsetenv("FAKE_WORKER_MODE");
 }
 
