@@ -202,6 +202,8 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         j["boundary"] = f.boundary ? ordered_json(*f.boundary) : ordered_json(nullptr);
         j["family_ranking"] = f.familyRanking;
         j["unknown"] = orNull(f.unknown);
+        j["implied_devices"] = f.impliedDevices;
+        j["implied_by"] = orNull(f.impliedBy);
         j["sweep_command"] = orNull(f.sweepCommand);
         j["sweep"] = f.sweepAxis.empty() ? ordered_json(nullptr)
                                          : ordered_json{{"kernel", f.family},

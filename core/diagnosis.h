@@ -77,6 +77,9 @@ struct DiagnosisFinding {
     std::optional<std::int64_t> boundary;    // along the sweep axis: the passing value nearest the failing one
     std::vector<std::string> familyRanking;  // when the text names no kernel: the bundled families that could raise it, likeliest first
     std::string unknown;                     // which figures the text does not give, and how to supply them
+    // The database GPUs the text implies without naming one (an architecture, a printed limit), and why.
+    std::vector<std::string> impliedDevices;
+    std::string impliedBy;                   // "sm_89: every database GPU of compute capability 8.9"
 
     // The bundled planner's view of the shape the text implies; nullopt when the text gives too little.
     std::optional<LaunchPlan> plan;

@@ -8,6 +8,7 @@
 
 #include "core/device_spec.h"
 #include "core/diagnosis_evidence.h"
+#include "core/diagnosis_stacks.h"
 #include "core/fix_finder.h"
 #include "core/kernel_resources.h"
 #include "core/launch_checks.h"
@@ -39,13 +40,6 @@ std::vector<std::string> archsWithOptin(const DeviceDatabase& devices, std::int6
     return out;
 }
 
-std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, std::int64_t bytes) {
-    std::vector<std::string> out;
-    for (const auto& d : devices.devices())
-        if (d.smemPerBlockOptin >= bytes) out.push_back(d.id);
-    return out;
-}
-
 // A sweep axis around `value`: doubling for Log2 parameters, else an even step (head_dim 512 -> 32:1024:+32).
 std::string axisAround(const ParameterSpec& parameter, std::int64_t value) {
     const std::int64_t target = std::max<std::int64_t>(2 * std::max<std::int64_t>(value, 1), 2);
@@ -71,6 +65,7 @@ public:
     }
 
     DiagnosisFinding& finding() { return m_finding; }
+    const DiagnosisFinding& finding() const { return m_finding; }
     const LogScope& scope() const { return m_scope; }
     int line() const { return m_line; }
 
@@ -191,6 +186,14 @@ public:
 
     const DeviceSpec& planDevice() const { return *m_planDevice; }
     bool deviceNamed() const { return m_deviceNamed; }
+    // Plans on `id` when the log names no GPU (the first one its figures imply), saying why.
+    void preferDevice(const std::string& id, const std::string& why) {
+        if (m_deviceNamed) return;
+        if (const DeviceSpec* spec = m_scope.devices.find(id)) {
+            m_planDevice = spec;
+            m_deviceNote = " (" + why + ")";
+        }
+    }
     // The CUDA runtime the log's text comes from, when the text tells: plans predict its error.
     void cudaRuntime(int major) { m_cudaRuntime = major; }
     // The device plans use: the log's (or the default), with the log's CUDA runtime.
@@ -713,6 +716,80 @@ void buildLooseCapacity(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand("head_dim");
 }
 
+// The database GPUs the text's figures imply when it names none, said in the explanation; plans and
+// commands then use the first of them.
+void implyDevices(FindingBuilder& b, std::vector<std::string> ids, const std::string& why) {
+    auto& f = b.finding();
+    if (ids.empty()) return;
+    f.impliedDevices = std::move(ids);
+    f.impliedBy = why;
+    f.explanation += " It implies " + joinList(f.impliedDevices) + " (" + why + ").";
+    b.preferDevice(f.impliedDevices.front(), "the first database GPU the text implies: " + why);
+}
+
+// The device id the replay commands use: the log's GPU, else the first implied one, else the default.
+std::string commandDevice(const FindingBuilder& b) {
+    const auto& f = b.finding();
+    if (b.deviceNamed()) return b.planDevice().id;
+    return f.impliedDevices.empty() ? b.planDevice().id : f.impliedDevices.front();
+}
+
+// Shared memory a triton-family plan of `values` asks for (the pipeliner's formula through the
+// planner, core has no copy of it); nullopt when the planner refuses the config before that.
+std::optional<std::int64_t> tritonSharedMemory(const FindingBuilder& b, const std::vector<DiagnosisValue>& values) {
+    auto kernel = resolveKernel(b.scope().kernels, "triton", "");
+    if (!kernel) return std::nullopt;
+    const auto& parameters = kernel->family->parameters();
+    Shape shape = Shape::defaults(parameters);
+    for (const auto& v : values) {
+        const int index = parameterIndex(parameters, v.name);
+        if (index < 0 || !checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value)) return std::nullopt;
+        shape[index] = v.value;
+    }
+    const LaunchPlan plan = kernel->family->plan(kernel->variant, shape, b.planDevice(), PlanDetail::Brief);
+    if (plan.limit && plan.limit->name == "smem_per_block_optin") return plan.limit->actual;
+    if (plan.hasLaunch()) return plan.totalSmem();
+    return std::nullopt;
+}
+
+// Triton's OutOfResources with the autotuner config the log quotes: planned as the triton family
+// (the matmul tutorial's pipelined kernel) when BLOCK_M/N/K and num_stages are all there.
+bool tritonConfigFromLog(FindingBuilder& b, std::int64_t required) {
+    auto& f = b.finding();
+    const auto config = findTritonConfig(b.scope().log, b.line(), kContextLines);
+    for (const auto& c : config) b.valueFrom(c.parameter, c.value, c.line + 1, c.text);
+    for (std::string_view needed : {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages"})
+        if (!b.valueOf(needed)) {
+            f.unknown = "the log quotes no full Triton config (BLOCK_M, BLOCK_N, BLOCK_K and num_stages): with them, "
+                        "`tilescope-cli plan -k triton -s BLOCK_M=..,BLOCK_N=..,BLOCK_K=..,num_stages=..` checks it on every GPU";
+            return false;
+        }
+    auto values = known(b, {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages", "num_warps"});
+    // The element size is rarely printed: the one at which the formula gives Triton's own figure.
+    std::string note;
+    for (const std::int64_t bytes : {2, 1, 4}) {
+        auto withBytes = values;
+        withBytes.push_back({"dtype_bytes", bytes, 0, {}});
+        if (tritonSharedMemory(b, withBytes) == required) {
+            b.valueFrom("dtype_bytes", bytes, 0,
+                        "the element size at which Triton's pipeliner formula gives the printed " + withThousands(required) + " B");
+            note = "the config the log quotes needs exactly the printed " + withThousands(required) + " B at " + str(bytes) +
+                   " B per element";
+            break;
+        }
+    }
+    if (note.empty()) {
+        values.push_back({"dtype_bytes", 2, 0, {}});
+        const auto fp16 = tritonSharedMemory(b, values);
+        note = "the matmul tutorial's pipeliner needs " + (fp16 ? withThousands(*fp16) + " B" : std::string("an unknown amount")) +
+               " for the quoted config at 2 B per element, not the printed " + withThousands(required) +
+               " B: the failing kernel stages other tiles, or another Triton version allocates otherwise; planned as the tutorial's";
+    }
+    b.kernel("triton", "matmul");
+    b.plan("triton", "matmul", known(b, {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages", "num_warps", "dtype_bytes"}), "num_stages", note);
+    return true;
+}
+
 // Shared memory over the opt-in limit, as CuTe DSL ("launch shared memory exceeds current GPU arch") and
 // Triton ("out of resource: shared memory") report it.
 void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
@@ -730,14 +807,27 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
     f.explanation = triton ? "Triton compiled a kernel whose shared memory exceeds what this GPU grants one block (its opt-in limit)."
                            : "The kernel asked for more dynamic shared memory than this GPU grants one block (its opt-in "
                              "limit); the runtime refuses the launch with cudaErrorInvalidValue.";
-    if (maximum) {
+    const int rocm = triton ? findRocmMention(b.scope().log) : -1;
+    if (maximum && rocm < 0) {
         const auto archs = archsWithOptin(b.scope().devices, *maximum);
         if (!archs.empty()) f.explanation += " " + withThousands(*maximum) + " B is the opt-in limit of " + joinList(archs) + ".";
+    }
+    if (rocm >= 0) {
+        // ROCm's Triton prints an AMD GPU's LDS as the hardware limit (65,536 B on MI300X): no NVIDIA GPU is implied.
+        f.explanation += " The log runs on ROCm (line " + str(rocm + 1) + ": \"" + FindingBuilder::trimmed(b.scope().log.line(rocm)) +
+                         "\"): the limit is an AMD GPU's LDS, so no GPU of the database is implied.";
+    } else if (!f.arch.empty() && !triton) {
+        if (auto cc = findArchitecture(f.arch))
+            implyDevices(b, devicesOfArchitecture(b.scope().devices, *cc),
+                         f.arch + ": every database GPU of compute capability " + cc->toString());
+    } else if (maximum && !b.deviceNamed()) {
+        implyDevices(b, devicesWithOptinLimit(b.scope().devices, *maximum),
+                     "Hardware limit " + withThousands(*maximum) + " B: every database GPU with that opt-in limit");
     }
     f.fix = triton ? "reduce BLOCK sizes or num_stages" : "use a smaller tile or fewer pipeline stages";
     if (allocated && maximum)
         f.fix += " (" + withThousands(*allocated - *maximum) + " B too many)";
-    if (allocated) {
+    if (allocated && rocm < 0) {
         const auto larger = devicesWithOptinAtLeast(b.scope().devices, *allocated);
         if (!larger.empty()) f.fix += "; or run on a GPU whose opt-in limit fits " + withThousands(*allocated) + " B: " + joinList(larger);
     }
@@ -745,12 +835,74 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
     // flashattention module) is the attention family, variant unknown; planned when head_dim is known.
     const bool flash = b.near({"flash_attn"}) || b.near({"flashattention"}) || b.near({"flash_fwd"});
     const bool attention = flash || (b.valueOf("head_dim").has_value() && (b.near({"attn"}) || b.near({"attention"})));
+    if (triton && allocated && rocm < 0 && tritonConfigFromLog(b, *allocated)) return;
     if (attention) {
         b.kernel("attention", "");
         if (b.valueOf("head_dim"))
             b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
     }
+    // Nothing planned: the launch as the text gives it, through the custom family.
+    if (f.command.empty() && allocated && rocm < 0)
+        f.command = customSharedMemoryCommand("dynamic_smem", *allocated, true, commandDevice(b));
     b.fallbackCommand("head_dim");
+}
+
+// ptxas' refusal of an entry function whose static shared memory passes the per-block cap (0xc000 =
+// 48 KB on every architecture): the build fails, there is no launch.
+void buildStaticSmem(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const auto bytes = parseHexBytes(m.str(2));
+    const auto system = m[3].matched ? parseHexBytes(m.str(3)) : std::optional<std::int64_t>(0);
+    const auto cap = parseHexBytes(m.str(4));
+    const std::string function = m[1].matched ? m.str(1) : std::string();
+    if (bytes) b.valueFrom("static_smem", *bytes, f.line, f.message + " (" + m.str(2) + ")");
+    if (bytes && cap) f.limit = LimitHit{"static_smem_per_block", *cap, *bytes + (system ? *system : 0)};
+    f.title = "ptxas: static shared memory over the per-block cap" +
+              (bytes && cap ? ": " + withThousands(*bytes) + " B > " + withThousands(*cap) + " B" : std::string());
+    f.explanation = "ptxas refused " + (function.empty() ? std::string("an entry function") : "'" + FindingBuilder::trimmed(function) + "'") +
+                    ": its __shared__ arrays take " + (bytes ? withThousands(*bytes) + " B" : std::string("more")) +
+                    ", over the " + (cap ? withThousands(*cap) + " B" : std::string("static")) +
+                    " a block may hold statically. The build fails, so nothing launches on any GPU.";
+    // The cap is the same on every architecture: every GPU is implied, and none is planned on for it.
+    if (cap && !b.deviceNamed()) {
+        for (const auto& d : b.scope().devices.devices())
+            if (d.smemPerBlock == *cap) f.impliedDevices.push_back(d.id);
+        f.impliedBy = withThousands(*cap) + " B is the static cap of every architecture";
+        if (!f.impliedDevices.empty()) f.explanation += " Every database GPU has this cap: the build fails for all of them.";
+    }
+    f.fix = "move the arrays to dynamic shared memory (extern __shared__) and raise cudaFuncAttributeMaxDynamicSharedMemorySize";
+    if (bytes) {
+        const auto fits = devicesWithOptinAtLeast(b.scope().devices, *bytes);
+        const std::string dynamic = customSharedMemoryCommand("dynamic_smem", *bytes, true, b.planDevice().id);
+        if (fits.size() == b.scope().devices.devices().size())
+            f.fix += " (" + dynamic + "): every database GPU's opt-in limit holds " + withThousands(*bytes) + " B";
+        else if (!fits.empty())
+            f.fix += " (" + dynamic + "): the opt-in limit holds " + withThousands(*bytes) + " B on " + joinList(fits);
+        f.command = customSharedMemoryCommand("static_smem", *bytes, false, b.planDevice().id);
+    }
+    b.fallbackCommand("");
+}
+
+// A kernel's tile constraint ("input_size_per_partition = 10944 is not divisible by min_thread_k = 128"):
+// recognised, but no Tilescope family models the kernel that checks it, so there is no plan.
+void buildNotDivisible(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const std::string name = m.str(1), divisorName = m.str(3);
+    const auto value = groupNumber(m, 2);
+    const auto divisor = groupNumber(m, 4);
+    b.value(name, value);
+    b.value(divisorName, divisor);
+    if (value && divisor) f.limit = LimitHit{"divisor", *divisor, *value};
+    f.title = name + " is not a multiple of " + divisorName + (divisor ? " (" + withThousands(*divisor) + ")" : std::string()) +
+              ": recognised, no model";
+    // vLLM's GPTQ / AWQ Marlin kernels name their tile minimums min_thread_k / min_thread_n (marlin_utils.py).
+    const bool marlin = divisorName.starts_with("min_thread_") || divisorName.starts_with("thread_");
+    f.explanation = std::string("A kernel's tile constraint: ") + name + " must be a multiple of " + divisorName + "." +
+                    (marlin ? " vLLM's Marlin GEMM kernels (GPTQ / AWQ) check their tile sizes this way." : "") +
+                    " No Tilescope family models this kernel, so there is no plan and no device verdict: it fails on every GPU.";
+    f.fix = value && divisor ? divisibilityText(*value, *divisor) : std::string();
+    if (lowercaseAscii(f.message).find("tensor_parallel_size") != std::string::npos || b.near({"tensor_parallel_size"}))
+        f.fix += (f.fix.empty() ? "" : "; ") + std::string("a smaller tensor_parallel_size splits the layer less");
 }
 
 void buildBucketOverflow(FindingBuilder& b, const SvMatch& m) {
@@ -1016,8 +1168,15 @@ const std::vector<Signature>& signatures() {
         {"smem.launch_arch", {"launch shared memory"},
          R"(launch shared memory exceeds current GPU arch\s+(sm_\w+)\s+allowed\.?(?:\s*Allocated:\s*(\d+)\s*bytes\.?\s*Max:\s*(\d+)\s*bytes\.?)?)",
          V::InvalidLaunch, true, buildSmemOverLimit},
-        {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
+        // Triton >= 2.1 prints "shared memory, Required: N, Hardware limit: N"; Triton 1.x ("triton.code_gen",
+        // triton-lang/triton #384) ran the words together: "shared memoryRequired: NHardware limit: N".
+        {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,?\s*Required:\s*(\d+),?\s*Hardware limit:\s*(\d+))",
          V::InvalidLaunch, false, buildSmemOverLimit},
+        {"ptxas.static_smem", {"uses too much shared data"},
+         R"((?:Entry function '([^']*)' )?uses too much shared data \((0x[0-9a-f]+) bytes(?:\s*\+\s*(0x[0-9a-f]+) bytes system)?,\s*(0x[0-9a-f]+) max\))",
+         V::UnsupportedShape, false, buildStaticSmem},
+        {"tile.not_divisible", {"is not divisible by"}, R"(([A-Za-z_]\w*)\s*=\s*(\d+)\s+is not divisible by\s+([A-Za-z_]\w*)\s*=\s*(\d+))",
+         V::UnsupportedShape, false, buildNotDivisible},
         {"gemm_bucket.overflow", {"gemm_ar"}, R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
          V::BucketOverflow, false, buildBucketOverflow},
         {"awq_gemv.batch", {"only supports batch size 1"}, R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",

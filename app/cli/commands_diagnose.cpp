@@ -13,6 +13,7 @@
 #include "core/diagnosis.h"
 #include "core/model_catalog.h"
 #include "core/model_check.h"
+#include "core/text_format.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope::cli {
@@ -70,6 +71,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     std::string device = f.deviceId.empty() ? (f.arch.empty() ? "not named in the log" : f.arch + " (more than one GPU in the database)")
                                             : f.deviceId + " (" + (f.deviceText.empty() ? f.arch : f.deviceText) + ")";
     rows.push_back({"    device", device});
+    if (!f.impliedDevices.empty()) rows.push_back({"    implies", joinList(f.impliedDevices) + " (" + f.impliedBy + ")"});
     if (f.limit)
         rows.push_back({"    limit", describeLimit(*f.limit)});
     if (f.plan)
@@ -78,7 +80,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     if (!f.planNote.empty()) rows.push_back({"    ", f.planNote});
     rows.push_back({"    why", f.explanation});
     rows.push_back({"    fix", f.fix});
-    rows.push_back({"    run", f.command});
+    rows.push_back({"    run", f.command.empty() ? "none: recognised, but no Tilescope family models this kernel" : f.command});
     if (!f.sweepCommand.empty() && f.sweepCommand != f.command) rows.push_back({"    sweep", f.sweepCommand});
     if (f.boundary && !f.sweepAxis.empty()) {
         const auto eq = f.sweepAxis.find('=');

@@ -27,3 +27,9 @@ tilescope_cli_golden(diagnose_public_llmawq7 "diagnose|tests/data/diagnose_corpu
 tilescope_cli_golden(diagnose_model_option
   "diagnose|tests/data/diagnose_corpus/vllm16566_v0_worker_invalid_config.log|--model|resources/models/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json"
   GOLDEN_DIR diagnose_golden)
+# Issue 16: errors from other stacks: Triton's OutOfResources with the config it came from (read from
+# the log, planned as the triton family), and ptxas' static shared-memory cap (replayed as a custom launch).
+tilescope_cli_golden(diagnose_public_triton1561 "diagnose|tests/data/diagnose_corpus/triton1561_tutorial_a100.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_llamacpp16081 "diagnose|tests/data/diagnose_corpus/llamacpp16081_ptxas_static_smem.log"
+  GOLDEN_DIR diagnose_golden)

@@ -1,7 +1,8 @@
 // The diagnosis over logs built around exact error strings from public reports
 // (tests/data/diagnose_corpus, manifest.json beside them): per log, the findings in order with
 // the kind, kernel, device, architecture, shape values (and the lines they were read from), the
-// planner's verdict and the boundary the manifest expects. A key the manifest leaves out is not
+// planner's verdict, message and boundary, the devices the text implies and the ready command the
+// manifest expects. A key the manifest leaves out is not
 // checked; null means "none".
 #include <gtest/gtest.h>
 
@@ -91,6 +92,15 @@ TEST_P(DiagnosisCorpus, MatchesTheManifest) {
             ASSERT_TRUE(f.plan) << at << ": " << f.planNote;
             EXPECT_EQ(std::string(verdictName(f.plan->verdict)), want["plan_verdict"].get<std::string>()) << at;
         }
+        if (want.contains("plan_message")) {
+            ASSERT_TRUE(f.plan) << at << ": " << f.planNote;
+            EXPECT_EQ(f.plan->message, want["plan_message"].get<std::string>()) << at;
+        }
+        // The database GPUs the text implies without naming one (an architecture, a printed limit).
+        if (want.contains("implied_devices")) {
+            EXPECT_EQ(f.impliedDevices, want["implied_devices"].get<std::vector<std::string>>()) << at << ": " << f.impliedBy;
+        }
+        expectText(want, "command", f.command, at);
         if (want.contains("boundary")) {
             ASSERT_TRUE(f.boundary) << at;
             EXPECT_EQ(*f.boundary, want["boundary"].get<std::int64_t>()) << at;
