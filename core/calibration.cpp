@@ -35,11 +35,12 @@ Result<Calibration> calibrationFromJson(std::string_view text) {
     const auto document = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (document.is_discarded()) return makeError("calibration: not valid JSON");
     if (!document.is_object()) return makeError("calibration: expected a JSON object");
+    const auto format = document.find("format");
+    if (format == document.end() || !format->is_string() || format->get<std::string>() != kFormat)
+        return makeError(std::string("not a calibration: expected \"format\": \"") + kFormat +
+                         "\" (the file 'tilescope-cli calibrate --json' writes)");
     std::optional<std::string> error;
     JsonReader reader(document, "", &error);
-    const std::string format = reader.text("format");
-    if (!reader.failed() && format != kFormat)
-        return makeError("calibration: /format is '" + format + "', expected '" + kFormat + "'");
     const std::int64_t version = reader.integer("version", 1, kVersion);
     (void)version;
     Calibration calibration;

@@ -1,5 +1,9 @@
 #include "core/report_text.h"
 
+#include <map>
+
+#include "core/performance_series.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
@@ -158,7 +162,49 @@ std::vector<Section> explorerSections(const ReportExplorer& e) {
     return sections;
 }
 
-std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportPlot>& plots) {
+// Measured runs' achieved figures against their GPU's roofline, and the cliffs of measured sweeps.
+std::optional<Section> rooflineSection(const Trace& trace, const std::vector<Calibration>& calibrations) {
+    const DeviceDatabase& database = DeviceDatabase::embedded();
+    const auto figures = runFigures(trace, database, calibrations);
+    Section section{"Roofline", {}, {}, {{"kernel", "variant", "shape", "GPU", "time (us)", "GB/s", "TFLOP/s", "% of roofline", "roofline"}, {}, {}, -1}, {}, {}};
+    std::map<std::string, std::string> rooflines;
+    auto orUnknown = [](const std::optional<double>& v, int digits) { return v ? fixed(*v, digits) : std::string("unknown"); };
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        if (!figures[i]) continue;
+        const Run& run = trace.runs[i];
+        const AchievedFigures& a = figures[i]->achieved;
+        const std::string gpu = runDeviceName(run);
+        section.table.rows.push_back({std::string(run.plan.family), std::string(run.plan.variant), formatShape(run.plan.shape, run.parameters),
+                                      gpu, fixed(a.timeUs, 2), orUnknown(a.gbps, 1), orUnknown(a.tflops, 2), orUnknown(a.pctOfRoofline, 1),
+                                      figures[i]->rooflineLabel});
+        if (!rooflines.count(gpu)) {
+            const RooflineChoice choice = rooflineForGpu(gpu, trace, database, calibrations);
+            rooflines[gpu] = choice.label == "unknown" ? "unknown" : formatRoofline(choice.roofline);
+        }
+    }
+    if (section.table.rows.empty()) return std::nullopt;
+    section.paragraphs.push_back("What each measured run achieved: the plan's bytes and FLOPs over the median measured time, and the "
+                                 "roofline bound (the larger of bytes over bandwidth and FLOPs over the tensor peak) as a % of that "
+                                 "time. The roofline is measured where the GPU was calibrated, else the datasheet's:");
+    for (const auto& [gpu, roofline] : rooflines) section.bullets.push_back(gpu + ": " + roofline);
+    PerformanceOptions options;
+    options.calibrations = calibrations;
+    const KernelRegistry noRegistry;  // no estimate device: nothing is re-planned
+    for (const MeasuredSweep& sweep : findMeasuredSweeps(trace)) {
+        const PerformanceSeries series = performanceSeries(trace, sweep, noRegistry, database, options);
+        for (const auto& line : series.lines)
+            for (const auto& cliff : line.cliffs) {
+                const auto& a = line.points[cliff.before];
+                const auto& b = line.points[cliff.after];
+                section.bullets.push_back("cliff in " + sweep.family + " / " + sweep.variant + " on " + line.label + ": " + series.xLabel +
+                                          " " + std::to_string(a.x) + " -> " + std::to_string(b.x) + ", " + fixed(a.timeUs, 2) + " -> " +
+                                          fixed(b.timeUs, 2) + " us (x" + fixed(cliff.ratio, 2) + "): " + cliff.explanation);
+            }
+    }
+    return section;
+}
+
+std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportPlot>& plots, const std::vector<Calibration>& calibrations) {
     std::vector<Section> sections;
     const auto flags = flagRecords(trace, trace.records);
 
@@ -266,6 +312,7 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
         }
         sections.push_back(std::move(runs));
     }
+    if (auto roofline = rooflineSection(trace, calibrations)) sections.push_back(std::move(*roofline));
 
     Section devices{"Devices", {}, {}, {{"id", "name", "cc", "SMs", "threads/block", "regs/SM", "smem/block (B)",
                                          "smem/block opt-in (B)", "smem/SM (B)", "blocks/SM", "threads/SM", "memory (MiB)", "source"}, {}, {6, 12, 4, 4, 6, 6, 7, 7, 7, 5, 6, 6, 24}, -1}, {}, {}};
@@ -282,11 +329,11 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
 
 bool traceIsEmpty(const Trace* trace) { return !trace || (trace->runs.empty() && trace->records.empty() && trace->sweeps.empty()); }
 
-std::vector<Section> sectionsOf(const ReportContent& content) {
+std::vector<Section> sectionsOf(const ReportContent& content, const std::vector<Calibration>& calibrations) {
     std::vector<Section> sections;
     if (content.explorer) sections = explorerSections(*content.explorer);
     if (!traceIsEmpty(content.trace)) {
-        auto traceParts = traceSections(*content.trace, content.tracePlots);
+        auto traceParts = traceSections(*content.trace, content.tracePlots, calibrations);
         sections.insert(sections.end(), std::make_move_iterator(traceParts.begin()), std::make_move_iterator(traceParts.end()));
     }
     return sections;
@@ -353,12 +400,12 @@ std::string reportBaseName(std::string_view traceFileName, std::string_view fami
     return out + "-report";
 }
 
-std::string reportHtml(const ReportContent& content) {
+std::string reportHtml(const ReportContent& content, const std::vector<Calibration>& calibrations) {
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << htmlEscape(content.title) << "</title>\n<style>"
         << kStyle << "</style>\n</head>\n<body>\n<h1>" << htmlEscape(content.title) << "</h1>\n";
     if (!content.subtitle.empty()) out << "<p class=\"subtitle\">" << htmlEscape(content.subtitle) << "</p>\n";
-    for (const Section& s : sectionsOf(content)) {
+    for (const Section& s : sectionsOf(content, calibrations)) {
         out << "<h2>" << htmlEscape(s.title) << "</h2>\n";
         for (const auto& p : s.paragraphs) out << "<p>" << htmlEscape(p) << "</p>\n";
         if (!s.bullets.empty()) {
@@ -393,11 +440,11 @@ std::string reportHtml(const ReportContent& content) {
     return out.str();
 }
 
-std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder) {
+std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder, const std::vector<Calibration>& calibrations) {
     std::ostringstream out;
     out << "# " << markdownCell(content.title) << "\n\n";
     if (!content.subtitle.empty()) out << markdownCell(content.subtitle) << "\n\n";
-    for (const Section& s : sectionsOf(content)) {
+    for (const Section& s : sectionsOf(content, calibrations)) {
         out << "## " << markdownCell(s.title) << "\n\n";
         for (const auto& p : s.paragraphs) out << markdownCell(p) << "\n\n";
         for (const auto& b : s.bullets) out << "- " << markdownCell(b) << '\n';

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/calibration.h"
 #include "core/device_spec.h"
 #include "core/launch_plan.h"
 #include "core/shape.h"
@@ -47,9 +48,12 @@ struct ReportContent {
 std::string htmlEscape(std::string_view text);  // & < > " '
 std::string base64Encode(std::string_view bytes);
 
-std::string reportHtml(const ReportContent& content);
+// `calibrations`: measured rooflines (the GUI's); the Roofline section holds a measured run of a
+// calibrated GPU against its calibration, any other against its datasheet.
+std::string reportHtml(const ReportContent& content, const std::vector<Calibration>& calibrations = {});
 // Plots referenced as `plotFolder/fileName` (a folder the caller writes them to).
-std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder);
+std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder,
+                           const std::vector<Calibration>& calibrations = {});
 // The trace alone (`title` heads the report).
 std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title);
 std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title,

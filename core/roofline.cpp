@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "core/text_format.h"
 
 namespace tilescope {
 
@@ -57,16 +60,16 @@ Roofline datasheetRoofline(const DeviceSpec& device, const DeviceDatabase& datab
     return roofline;
 }
 
+// Both terms or none: a bound from the memory term alone would understate a compute-bound call and
+// show as a % of a roofline that is not there.
 std::optional<double> rooflineBoundUs(const LaunchPlan& plan, const Roofline& roofline, RooflineDtype dtype) {
-    std::optional<double> bound;
-    if (plan.bytesMoved > 0 && positive(roofline.bandwidthGBps))
-        bound = plan.bytesMoved / (*roofline.bandwidthGBps * kBytesPerGB) * kUsPerSecond;
     const std::optional<double> peak = roofline.peakTflops(dtype);
-    if (plan.flops > 0 && positive(peak)) {
-        const double computeUs = plan.flops / (*peak * kFlopsPerTflop) * kUsPerSecond;
-        bound = std::max(bound.value_or(0.0), computeUs);
-    }
-    return bound;
+    if (plan.bytesMoved > 0 && !positive(roofline.bandwidthGBps)) return std::nullopt;
+    if (plan.flops > 0 && !positive(peak)) return std::nullopt;
+    if (!(plan.bytesMoved > 0) && !(plan.flops > 0)) return std::nullopt;
+    const double memoryUs = plan.bytesMoved > 0 ? plan.bytesMoved / (*roofline.bandwidthGBps * kBytesPerGB) * kUsPerSecond : 0.0;
+    const double computeUs = plan.flops > 0 ? plan.flops / (*peak * kFlopsPerTflop) * kUsPerSecond : 0.0;
+    return std::max(memoryUs, computeUs);
 }
 
 AchievedFigures achievedFigures(const LaunchPlan& plan, double timeUs, const Roofline& roofline, RooflineDtype dtype) {
@@ -96,6 +99,76 @@ std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofl
         estimate.waveFactor = std::ceil(plan.occupancy->waves) / plan.occupancy->waves;
     estimate.estimateUs = estimate.boundUs * estimate.waveFactor;
     return estimate;
+}
+
+RooflineDtype rooflineDtypeOf(std::string_view family) {
+    return family == "gemm_bucket" ? RooflineDtype::Bf16 : RooflineDtype::Fp16;
+}
+
+namespace {
+std::string number(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+// 4800 -> "4,800", 4276.4 -> "4,276.4": thousands grouped, one decimal only when there is one.
+std::string gbpsText(double value) {
+    const double rounded = std::round(value * 10.0) / 10.0;
+    const auto whole = static_cast<std::int64_t>(rounded);
+    const int tenth = static_cast<int>(std::lround((rounded - static_cast<double>(whole)) * 10.0));
+    return withThousands(whole) + (tenth != 0 ? "." + std::to_string(tenth) : "");
+}
+std::string orUnknown(const std::optional<double>& value, const std::string& text) { return value ? text : "unknown"; }
+nlohmann::ordered_json optionalJson(const std::optional<double>& value) {
+    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+}  // namespace
+
+std::string formatRoofline(const Roofline& r) {
+    std::string text = std::string(rooflineSourceName(r.source)) + ": ";
+    text += r.bandwidthGBps ? gbpsText(*r.bandwidthGBps) + " GB/s" : "bandwidth unknown";
+    text += ", fp16 " + orUnknown(r.fp16Tflops, r.fp16Tflops ? number(*r.fp16Tflops, 1) + " TFLOP/s" : "");
+    text += ", bf16 " + orUnknown(r.bf16Tflops, r.bf16Tflops ? number(*r.bf16Tflops, 1) + " TFLOP/s" : "");
+    if (!r.provenance.empty()) text += " (" + r.provenance + ")";
+    return text;
+}
+
+std::string formatAchieved(const AchievedFigures& f) {
+    std::string text = (f.gbps ? number(*f.gbps, 1) + " GB/s" : "GB/s unknown") + ", " +
+                       (f.tflops ? number(*f.tflops, 2) + " TFLOP/s" : "TFLOP/s unknown") + ", ";
+    if (f.pctOfRoofline)
+        text += number(*f.pctOfRoofline, 1) + " % of the " + std::string(rooflineSourceName(f.source)) + " roofline (bound " +
+                number(*f.boundUs, 2) + " us)";
+    else
+        text += "% of the " + std::string(rooflineSourceName(f.source)) + " roofline unknown";
+    return text;
+}
+
+std::string formatEstimate(const RooflineEstimate& e, RooflineSource source) {
+    return "estimate " + number(e.estimateUs, 2) + " us (" + std::string(rooflineSourceName(source)) + " roofline bound " +
+           number(e.boundUs, 2) + " us x " + number(e.waveFactor, 2) + " wave quantisation)";
+}
+
+nlohmann::ordered_json rooflineToJson(const Roofline& r) {
+    return {{"source", rooflineSourceName(r.source)},
+            {"bandwidth_gbps", optionalJson(r.bandwidthGBps)},
+            {"fp16_tflops", optionalJson(r.fp16Tflops)},
+            {"bf16_tflops", optionalJson(r.bf16Tflops)},
+            {"provenance", r.provenance}};
+}
+
+nlohmann::ordered_json achievedToJson(const AchievedFigures& f) {
+    return {{"time_us", f.timeUs},           {"gbps", optionalJson(f.gbps)},     {"tflops", optionalJson(f.tflops)},
+            {"bound_us", optionalJson(f.boundUs)}, {"pct_of_roofline", optionalJson(f.pctOfRoofline)},
+            {"roofline_source", rooflineSourceName(f.source)}};
+}
+
+nlohmann::ordered_json estimateToJson(const RooflineEstimate& e, RooflineSource source) {
+    return {{"kind", "estimate"},
+            {"estimate_us", e.estimateUs},
+            {"bound_us", e.boundUs},
+            {"wave_factor", e.waveFactor},
+            {"roofline_source", rooflineSourceName(source)}};
 }
 
 }  // namespace tilescope

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "core/device_spec.h"
 #include "core/launch_plan.h"
 
@@ -53,8 +55,9 @@ struct AchievedFigures {
 AchievedFigures achievedFigures(const LaunchPlan& plan, double timeUs, const Roofline& roofline,
                                 RooflineDtype dtype = RooflineDtype::Fp16);
 
-// The roofline bound alone: max(bytes / bandwidth, flops / peak) in microseconds, with only the
-// known terms; nullopt when neither term is known (or the plan moves nothing and computes nothing).
+// The roofline bound alone: max(bytes / bandwidth, flops / peak) in microseconds; nullopt when a
+// term the plan needs is unknown (bytes without a bandwidth, FLOPs without the dtype's peak) or the
+// plan moves nothing and computes nothing.
 std::optional<double> rooflineBoundUs(const LaunchPlan& plan, const Roofline& roofline,
                                       RooflineDtype dtype = RooflineDtype::Fp16);
 
@@ -67,5 +70,22 @@ struct RooflineEstimate {
 };
 std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofline& roofline,
                                              RooflineDtype dtype = RooflineDtype::Fp16);
+
+// The element type of a bundled family's tensor math: gemm_bucket computes in bf16, the AWQ kernels
+// in fp16, attention in fp16 unless a run says bf16 (`run --dtype`).
+RooflineDtype rooflineDtypeOf(std::string_view family);
+
+// Text, every figure labelled with where it comes from and "unknown" where it is not known:
+// "datasheet: 4,800 GB/s, fp16 989.5 TFLOP/s, bf16 989.5 TFLOP/s (https://...)".
+std::string formatRoofline(const Roofline& roofline);
+// "234.5 GB/s, 3.61 TFLOP/s, 3.9 % of the datasheet roofline (bound 1.46 us)".
+std::string formatAchieved(const AchievedFigures& figures);
+// "estimate 2.67 us (datasheet roofline bound 2.00 us x 1.33 wave quantisation)".
+std::string formatEstimate(const RooflineEstimate& estimate, RooflineSource source);
+
+// JSON forms (null where unknown) for `run --json`, `sweep --run`, `plan --estimate --json`, `trace summary --json`.
+nlohmann::ordered_json rooflineToJson(const Roofline& roofline);
+nlohmann::ordered_json achievedToJson(const AchievedFigures& figures);
+nlohmann::ordered_json estimateToJson(const RooflineEstimate& estimate, RooflineSource source);
 
 }  // namespace tilescope

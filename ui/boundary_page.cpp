@@ -141,6 +141,8 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     // The total never widens the page past 1,024 px; the legend under the map repeats it.
     m_cellTotal->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_cellTotal->setMinimumWidth(0);
+    // Wrapped, so why an axis holds fewer cells than asked is read whole, not cut at the page edge.
+    m_cellTotal->setWordWrap(true);
     // Steps land on values the kernel accepts, as in the shape panel (core steppedValue).
     for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo}) {
         spin->setGroupSeparatorShown(true);
@@ -165,7 +167,8 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     controls->addItem(new QSpacerItem(16, 0), 0, 5);
     controls->addWidget(new QLabel(tr("Cells per axis")), 0, 6);
     controls->addWidget(m_cells, 0, 7);
-    controls->addWidget(m_cellTotal, 1, 6, 1, 2);
+    // The total spans into the stretch column: in columns 6-7 alone it was cut after "(M ho" at 1,024 px.
+    controls->addWidget(m_cellTotal, 1, 6, 1, 3);
     controls->setColumnStretch(8, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

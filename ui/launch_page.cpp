@@ -1,6 +1,7 @@
 #include "ui/launch_page.h"
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -23,6 +24,8 @@ namespace {
 constexpr double kBarDisplayCapPct = 200.0;
 // A dimension under its minimum (0) is drawn as a red stub this long, so the failure is seen.
 constexpr double kUnderStubPct = 4.0;
+// The x axis with its title, the "device limit" caption and the legend row under the chart.
+constexpr int kAxisAndLegendHeight = 92;
 
 }  // namespace
 
@@ -171,6 +174,11 @@ void LaunchPage::refreshPlot() {
     limitText->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(-0.7, n - 0.2);
+    // One text line per row at least: with the Diagnose dock open at 1,024 x 700 the splitter gave
+    // the chart ~190 px for 13 rows and their labels ran into each other. The table below gives way
+    // (it scrolls); the chart does not.
+    const int lineHeight = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
+    m_plot->setMinimumHeight(n * (lineHeight + 1) + kAxisAndLegendHeight);
     m_plot->yAxis->grid()->setVisible(false);
     // Room on the right for the labels of the longest bars.
     m_plot->xAxis->setRange(0.0, kBarDisplayCapPct * 1.9);

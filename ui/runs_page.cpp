@@ -58,6 +58,10 @@ RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* paren
     m_useRun->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    // Wraps rather than widening the window: a long trace name pushed it past 1,024 px (issue #15 item 12).
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(0);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
 

@@ -26,6 +26,10 @@ TimelinePage::TimelinePage(TraceDocument* document, QWidget* parent)
     connect(zoomOut, &QPushButton::clicked, m_view, [this] { m_view->zoomBy(1.0 / kButtonZoom); });
     connect(reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     auto* bar = new QHBoxLayout;
+    // Wraps rather than widening the window: a long trace name pushed it past 1,024 px (issue #15 item 12).
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(0);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(m_summary, 1);
     bar->addWidget(zoomIn);
     bar->addWidget(zoomOut);

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 
+#include "core/calibration.h"
 #include "core/kernel_family.h"
 #include "core/kernel_record.h"
 #include "core/sweep.h"
@@ -26,7 +27,12 @@ void addSweepCommand(CLI::App& app, int& exitCode);
 void addRunCommand(CLI::App& app, int& exitCode);
 // `sweep --run`: every cell on the local GPU, one JSON line per finished cell (commands_run.cpp).
 int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
-                  int repeat, bool check, bool flushL2);
+                  int repeat, bool check, bool flushL2, const std::string& calibrationPath);
+// --calibration FILE: the calibration `calibrate --json` wrote (errors name the file).
+tilescope::Result<tilescope::Calibration> readCalibrationFile(const std::string& path);
+// The roofline a live GPU's runs are held against: the calibration FILE (refused when measured on
+// another GPU), else the datasheet entry of the GPU.
+tilescope::Roofline rooflineForGpu(const tilescope::DeviceSpec& device, const std::string& calibrationPath);
 void addDiagnoseCommand(CLI::App& app, int& exitCode);
 void addCheckModelCommand(CLI::App& app, int& exitCode);
 void addTraceCommand(CLI::App& app, int& exitCode);

@@ -11,6 +11,7 @@
 #include "core/fix_finder.h"
 #include "core/json_io.h"
 #include "core/launch_checks.h"
+#include "core/roofline.h"
 #include "core/sweep.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/runtime/device_query.h"
@@ -147,7 +148,16 @@ void appendExtraLaunchRows(std::vector<std::vector<std::string>>& rows, const La
     }
 }
 
-void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device) {
+// The model-mode estimate of a plan on a device's datasheet roofline, as one line of text.
+std::string estimateText(const LaunchPlan& plan, const DeviceSpec& device) {
+    const Roofline ceilings = datasheetRoofline(device, database());
+    if (!plan.ok()) return "none (the call does not run)";
+    const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family));
+    if (!estimate) return "unknown (" + device.id + " has no datasheet bandwidth or peak for this call)";
+    return formatEstimate(*estimate, ceilings.source) + (plan.occupancy ? "" : ", waves unknown (needs the register count)");
+}
+
+void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device, bool withEstimate = false) {
     const auto& parameters = kernel.family->parameters();
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"kernel", std::string(plan.family) + " / " + std::string(plan.variant)});
@@ -207,17 +217,29 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
         rows.push_back({"traffic", traffic});
     }
     if (!plan.note.empty()) rows.push_back({"note", plan.note});
+    if (withEstimate) {
+        rows.push_back({"estimate", estimateText(plan, device)});
+        rows.push_back({"roofline", formatRoofline(datasheetRoofline(device, database()))});
+    }
     printTable(std::cout, rows);
 }
 
-int runPlan(const KernelOptions& options, bool json, const std::string& tracePath) {
+int runPlan(const KernelOptions& options, bool json, const std::string& tracePath, bool withEstimate) {
     const Resolved r = resolve(options);
     const LaunchPlan plan = planWithFix(r.kernel, r.shape, r.device, &database());
     if (!tracePath.empty()) savePlanTrace(plan, r.kernel, r.device, tracePath);
-    if (json)
-        printJson(planToJson(plan, r.kernel.family->parameters()));
-    else
-        printPlan(plan, r.kernel, r.device);
+    if (json) {
+        ordered_json j = planToJson(plan, r.kernel.family->parameters());
+        if (withEstimate) {
+            const Roofline ceilings = datasheetRoofline(r.device, database());
+            const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family));
+            j["estimate"] = estimate ? estimateToJson(*estimate, ceilings.source) : ordered_json(nullptr);
+            j["roofline"] = rooflineToJson(ceilings);
+        }
+        printJson(j);
+    } else {
+        printPlan(plan, r.kernel, r.device, withEstimate);
+    }
     return plan.ok() ? kExitOk : kExitFails;
 }
 
@@ -322,8 +344,35 @@ struct SweepCommandOptions {
     int threads = 1;
     bool run = false;  // --run: every cell on the local GPU (commands_run.cpp)
     int repeat = 5;
-    bool flushL2 = false;  // --flush-l2 with --run
+    bool flushL2 = false;     // --flush-l2 with --run
+    std::string calibration;  // --calibration FILE with --run
+    bool estimate = false;    // --estimate: the roofline estimate per cell (1-D, model mode)
 };
+
+// `sweep --estimate`: one row per cell with its tile, waves and model-mode roofline estimate.
+void printSweepEstimates(const BoundaryMap& map) {
+    const auto& parameters = map.kernel().family->parameters();
+    const Roofline ceilings = datasheetRoofline(map.device(), database());
+    std::cout << map.kernel().family->name() << " / " << map.kernel().variantName() << " on " << map.device().id
+              << ", base " << formatShape(map.baseShape(), parameters) << ": model-mode estimates (not measured)\n"
+              << "roofline " << formatRoofline(ceilings) << "\n\n";
+    std::vector<std::vector<std::string>> rows{
+        {parameters[static_cast<std::size_t>(map.xAxis().parameter)].name, "verdict", "tile", "waves", "estimate (us)", "bound (us)"}};
+    for (int ix = 0; ix < map.width(); ++ix) {
+        const LaunchPlan plan = map.planAt(ix, 0, nullptr);
+        const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family));
+        char waves[32] = "unknown", estimateUs[32] = "-", boundUs[32] = "-";
+        if (plan.occupancy) std::snprintf(waves, sizeof waves, "%.2f", plan.occupancy->waves);
+        if (estimate) {
+            std::snprintf(estimateUs, sizeof estimateUs, "%.2f", estimate->estimateUs);
+            std::snprintf(boundUs, sizeof boundUs, "%.2f", estimate->boundUs);
+        }
+        rows.push_back({std::to_string(map.xAxis().values[static_cast<std::size_t>(ix)]), std::string(verdictName(plan.verdict)),
+                        plan.tile.empty() ? "-" : std::string(plan.tile), plan.ok() ? waves : "-", estimateUs, boundUs});
+    }
+    printTable(std::cout, rows);
+    std::cout << "estimate = roofline bound (max of bytes / bandwidth, FLOPs / peak) x ceil(waves) / waves\n";
+}
 
 int runSweep(const SweepCommandOptions& o) {
     const Resolved r = resolve(o.kernel);
@@ -336,7 +385,10 @@ int runSweep(const SweepCommandOptions& o) {
     }
     tieFollowers(x, r.shape, parameters, y ? &*y : nullptr);
     if (y) tieFollowers(*y, r.shape, parameters, &x);
-    if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true, o.flushL2);
+    if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true, o.flushL2, o.calibration);
+    if (!o.calibration.empty()) throw UsageError{"--calibration applies to --run (measured cells)"};
+    if (o.estimate && y) throw UsageError{"--estimate prints one row per cell of a 1-D sweep (no --y)"};
+    if (o.estimate && (o.json || o.csv)) throw UsageError{"--estimate prints a table (no --json or --csv)"};
     BoundaryMap map(r.kernel, r.device, r.shape, std::move(x), std::move(y));
     SweepOptions sweepOptions;
     sweepOptions.threads = o.threads;
@@ -355,6 +407,8 @@ int runSweep(const SweepCommandOptions& o) {
         std::cerr << "wrote " << map.cellCount() << " cells to " << o.out << '\n';
     } else if (!text.empty()) {
         std::cout << text;
+    } else if (o.estimate) {
+        printSweepEstimates(map);
     } else {
         printSweepText(map);
     }
@@ -396,7 +450,9 @@ void addPlanCommand(CLI::App& app, int& exitCode) {
     command->add_flag("--json", *json, "one JSON object (kernel, variant, device, shape, verdict, message, limit, fix, launch, tile, occupancy, ...)");
     auto tracePath = std::make_shared<std::string>();
     command->add_option("--trace", *tracePath, "also save the plan as a predicted run in a trace file (X.tilescope.json)");
-    command->callback([=, &exitCode] { exitCode = runPlan(*options, *json, *tracePath); });
+    auto estimate = std::make_shared<bool>(false);
+    command->add_flag("--estimate", *estimate, "also the model-mode time estimate on the device's datasheet roofline (not a measurement)");
+    command->callback([=, &exitCode] { exitCode = runPlan(*options, *json, *tracePath, *estimate); });
 }
 
 void addSweepCommand(CLI::App& app, int& exitCode) {
@@ -414,6 +470,8 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     command->add_option("--repeat", o->repeat, "with --run: timed repeats per cell")->check(CLI::Range(0, 100000));
     command->add_flag("--flush-l2", o->flushL2, "with --run: evict L2 before every timed repeat (cold weights, as in a model)");
     command->add_option("--trace", o->trace, "also save the map in a trace file (X.tilescope.json) that reopens as it was");
+    command->add_option("--calibration", o->calibration, "with --run: hold each cell against this GPU's measured roofline (from 'calibrate --json')");
+    command->add_flag("--estimate", o->estimate, "1-D model mode: each cell's time estimate on the device's datasheet roofline (not measured)");
     command->callback([=, &exitCode] { exitCode = runSweep(*o); });
 }
 

@@ -3,11 +3,14 @@
 // 2 usage, 3 no GPU. A sticky CUDA error or a hung kernel ends the process with a message.
 #include <climits>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <memory>
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "core/calibration.h"
 #include "core/fix_finder.h"
 #include "core/json_io.h"
 #include "core/launch_checks.h"
@@ -24,6 +27,7 @@ using nlohmann::ordered_json;
 
 struct RunCommandOptions {
     std::string kernel, variant, shape, dtype = "fp16", trace;
+    std::string calibration;  // --calibration FILE from `calibrate --json`
     int gpu = 0;
     int repeat = 20;
     bool check = true;
@@ -66,7 +70,8 @@ double roofline(const LaunchPlan& plan, const DeviceSpec& device) {  // µs at f
     return device.memoryBandwidthGBps ? plan.bytesMoved / (*device.memoryBandwidthGBps * 1e3) : 0.0;
 }
 
-ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device) {
+ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device, const Roofline& ceilings,
+                       RooflineDtype dtype) {
     ordered_json j{{"kernel", kernel.family->name()}, {"variant", kernel.variantName()}, {"device", device.name},
                    {"shape", shapeToJson(r.plan.shape, kernel.family->parameters())}};
     j["plan"] = planToJson(r.plan, kernel.family->parameters());
@@ -103,6 +108,8 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
             j["timing_us"] = {{"repeats", o.timing->repeats}, {"min", o.timing->minUs},     {"median", o.timing->medianUs},
                               {"mean", o.timing->meanUs},       {"source", o.timing->source}, {"l2_flushed", o.timing->l2Flushed}};
             j["roofline_us"] = roofline(r.plan, device);
+            j["roofline"] = rooflineToJson(ceilings);
+            j["achieved"] = achievedToJson(achievedFigures(r.plan, o.timing->medianUs, ceilings, dtype));
         }
         ordered_json api = ordered_json::array();
         for (const auto& a : r.apiRecords) api.push_back({{"name", a.name}, {"return", a.returnValue}, {"correlation_id", a.correlationId}});
@@ -119,7 +126,8 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
     return j;
 }
 
-void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device) {
+void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device, const Roofline& ceilings,
+              RooflineDtype dtype) {
     const LaunchPlan& p = r.plan;
     std::vector<std::vector<std::string>> rows{{"", "plan", "GPU (CUPTI)"}};
     rows.push_back({"kernel", std::string(kernel.family->name()) + " / " + std::string(kernel.variantName()), r.symbol});
@@ -155,6 +163,8 @@ void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& 
                       t.repeats, t.source == "cupti" ? "CUPTI kernel time" : "CUDA events, launch overhead included",
                       t.l2Flushed ? ", L2 flushed" : "", bound);
         rows.push_back({"time", "", text});
+        rows.push_back({"achieved", "", formatAchieved(achievedFigures(p, t.medianUs, ceilings, dtype))});
+        rows.push_back({"roofline", "", formatRoofline(ceilings)});
     }
     printTable(std::cout, rows);
     if (r.outcome && r.outcome->records.empty() && r.launched && r.outcome->launch.ok())
@@ -214,6 +224,28 @@ void requireDeviceCode(const KernelChoice& kernel) {
                      "(use 'plan' or 'check-launch' to check it against any device)"};
 }
 
+}  // namespace
+
+Result<Calibration> readCalibrationFile(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return makeError("cannot open calibration file " + path);
+    std::ostringstream text;
+    text << file.rdbuf();
+    auto calibration = calibrationFromJson(text.str());
+    if (!calibration) return makeError(path + ": " + calibration.error());
+    return calibration;
+}
+
+Roofline rooflineForGpu(const DeviceSpec& device, const std::string& calibrationPath) {
+    if (calibrationPath.empty()) return datasheetRoofline(device, DeviceDatabase::embedded());
+    Calibration calibration = orUsage(readCalibrationFile(calibrationPath));
+    if (calibration.gpuName != device.name)
+        throw UsageError{"calibration " + calibrationPath + " was measured on " + calibration.gpuName + ", this GPU is " + device.name};
+    return calibration.roofline;
+}
+
+namespace {
+
 int runCommand(const RunCommandOptions& o) {
     const KernelChoice kernel = orUsage(resolveKernel(builtinKernels(), o.kernel, o.variant));
     requireDeviceCode(kernel);
@@ -231,10 +263,12 @@ int runCommand(const RunCommandOptions& o) {
     options.flushL2 = o.flushL2;
     options.tracer = gpu->tracer.get();
     const RunResult result = runOnGpu(kernel, plan, options);
+    const Roofline ceilings = rooflineForGpu(gpu->device, o.calibration);
+    const RooflineDtype dtype = o.dtype == "bf16" ? RooflineDtype::Bf16 : rooflineDtypeOf(kernel.family->name());
     if (o.json)
-        std::cout << runToJson(result, kernel, gpu->device).dump(2) << '\n';
+        std::cout << runToJson(result, kernel, gpu->device, ceilings, dtype).dump(2) << '\n';
     else
-        printRun(result, kernel, gpu->device);
+        printRun(result, kernel, gpu->device, ceilings, dtype);
     // Saved before a fatal exit: a run that broke the context is the one worth keeping.
     if (!o.trace.empty()) saveRunTrace(result.plan, kernel, gpu->device, result.outcome, o.trace);
     exitIfFatal(result);
@@ -244,10 +278,11 @@ int runCommand(const RunCommandOptions& o) {
 }  // namespace
 
 int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y, int repeat,
-                  bool check, bool flushL2) {
+                  bool check, bool flushL2, const std::string& calibrationPath) {
     requireDeviceCode(kernel);
     auto gpu = openGpu(0);
     if (!gpu) return kExitNoGpu;
+    const Roofline ceilings = rooflineForGpu(gpu->device, calibrationPath);
     const std::size_t height = y ? y->values.size() : 1;
     std::uint64_t launchId = 0;
     bool allPassed = true;
@@ -264,7 +299,7 @@ int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis
             options.tracer = gpu->tracer.get();
             options.launchId = ++launchId;
             const RunResult result = runOnGpu(kernel, plan, options);
-            ordered_json line = runToJson(result, kernel, gpu->device);
+            ordered_json line = runToJson(result, kernel, gpu->device, ceilings, rooflineDtypeOf(kernel.family->name()));
             line["cell"] = {{"x", ix}, {"y", iy}, {"total", x.values.size() * height}};
             std::cout << line.dump() << std::endl;  // one line per finished cell: the GUI's progress
             exitIfFatal(result);
@@ -287,7 +322,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     command->add_flag("--flush-l2", o->flushL2, "evict L2 before every timed repeat: weights cold, as in a real model's layer");
     command->add_option("--dtype", o->dtype, "attention: fp16 (default) or bf16");
     command->add_option("--trace", o->trace, "also save the run (measured, or the plan when nothing launched) as a trace FILE (X.tilescope.json)");
-    command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing");
+    command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing, roofline, achieved");
+    command->add_option("--calibration", o->calibration,
+                        "hold the achieved figures against this GPU's measured roofline (a FILE from 'calibrate --json'; default: the datasheet)");
     command->callback([o, &exitCode] { exitCode = runCommand(*o); });
 }
 

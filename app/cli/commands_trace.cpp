@@ -12,6 +12,7 @@
 #include "core/json_io.h"
 #include "core/kineto_import.h"
 #include "core/trace_io.h"
+#include "core/roofline_summary.h"
 #include "core/trace_summary.h"
 #include "kernels/builtin_kernels.h"
 
@@ -197,17 +198,38 @@ void addTraceCommand(CLI::App& app, int& exitCode) {
                                               "trace (.json or .json.gz)");
     trace->require_subcommand(1, 1);
 
-    auto* summary = trace->add_subcommand("summary", "Devices, runs, sweeps and recorded kernels of a trace");
+    auto* summary = trace->add_subcommand("summary", "Devices, runs, sweeps and recorded kernels of a trace; the achieved "
+                                                     "GB/s, TFLOP/s and % of roofline of its measured runs");
     auto summaryFile = std::make_shared<std::string>();
     auto summaryJson = std::make_shared<bool>(false);
+    auto summaryCliffs = std::make_shared<bool>(false);
+    auto summaryCalibration = std::make_shared<std::string>();
     summary->add_option("file", *summaryFile, "trace file")->required();
     summary->add_flag("--json", *summaryJson, "one JSON object");
+    summary->add_flag("--cliffs", *summaryCliffs,
+                      "also the cliffs of the measured sweeps: steps of more than 25 % between neighbouring cells, each with "
+                      "the plan change that explains it");
+    summary->add_option("--calibration", *summaryCalibration,
+                        "hold the runs of the GPU it was measured on against this calibration (from 'calibrate --json')");
     summary->callback([=, &exitCode] {
         const Trace t = openTrace(*summaryFile);
-        if (*summaryJson)
-            std::cout << traceSummaryToJson(t).dump(2) << '\n';
-        else
-            std::cout << traceSummaryText(t);
+        std::vector<Calibration> calibrations;
+        if (!summaryCalibration->empty()) {
+            auto read = readCalibrationFile(*summaryCalibration);
+            if (!read) throw UsageError{read.error()};
+            calibrations.push_back(std::move(read).value());
+        }
+        const DeviceDatabase& database = DeviceDatabase::embedded();
+        if (*summaryJson) {
+            ordered_json j = traceSummaryToJson(t);
+            ordered_json achieved = rooflineFiguresToJson(t, database, calibrations);
+            if (!achieved.empty()) j["achieved"] = std::move(achieved);
+            if (*summaryCliffs) j["cliffs"] = cliffsToJson(t, builtinKernels(), database, calibrations);
+            std::cout << j.dump(2) << '\n';
+        } else {
+            std::cout << traceSummaryText(t) << rooflineFiguresText(t, database, calibrations);
+            if (*summaryCliffs) std::cout << cliffsText(t, builtinKernels(), database, calibrations);
+        }
         exitCode = kExitOk;
     });
 

@@ -52,10 +52,13 @@ TEST(Roofline, UnknownFiguresStayUnknown) {
     EXPECT_TRUE(none.gbps && none.tflops);
     EXPECT_FALSE(none.boundUs);
     EXPECT_FALSE(none.pctOfRoofline);
-    // Bandwidth alone: the bound is the memory term.
-    EXPECT_DOUBLE_EQ(*rooflineBoundUs(plan, roofline(4000, std::nullopt)), 2.0);
-    // No bf16 peak (T4): a bf16 call's bound is the memory term alone, never the fp16 peak.
-    EXPECT_DOUBLE_EQ(*rooflineBoundUs(planMoving(1e6, 2e9), roofline(2000, 1000), RooflineDtype::Bf16), 0.5);
+    // Bandwidth alone: a call that computes has no bound (the memory term alone would understate
+    // it); a pure copy has its memory term.
+    EXPECT_FALSE(rooflineBoundUs(plan, roofline(4000, std::nullopt)));
+    EXPECT_DOUBLE_EQ(*rooflineBoundUs(planMoving(8e6, 0), roofline(4000, std::nullopt)), 2.0);
+    EXPECT_FALSE(achievedFigures(plan, 10.0, roofline(4000, std::nullopt)).pctOfRoofline);
+    // No bf16 peak (T4): a bf16 call has no bound, never the fp16 peak's.
+    EXPECT_FALSE(rooflineBoundUs(planMoving(1e6, 2e9), roofline(2000, 1000), RooflineDtype::Bf16));
     // No time: no rate.
     const auto zero = achievedFigures(plan, 0.0, roofline(4000, 1000));
     EXPECT_FALSE(zero.gbps || zero.tflops || zero.pctOfRoofline);

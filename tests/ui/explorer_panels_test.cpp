@@ -7,6 +7,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QAction>
+#include <QDockWidget>
+#include <QFontMetrics>
 #include <QApplication>
 #include <QTest>
 
@@ -20,6 +22,9 @@
 #include "ui/qt_text.h"
 #include "ui/main_window.h"
 #include "ui/occupancy_page.h"
+#include "ui/diagnose_dock.h"
+#include "ui/runs_page.h"
+#include "ui/timeline_page.h"
 #include "ui/shared_memory_page.h"
 #include "ui/shape_panel_widget.h"
 #include "ui/verdict_banner_widget.h"
@@ -37,6 +42,7 @@ private slots:
     void viewThemeSwitchesToDarkAndBack();
     void everyVariantOpensOnAMapWithABoundary();
     void plotLabelsFitAt1024By700();
+    void theDiagnoseDockAndATraceFitAt1024By700();
 };
 
 void ExplorerPanelsTest::arrowsAndPagesStepToAcceptedValues() {
@@ -249,6 +255,46 @@ void ExplorerPanelsTest::plotLabelsFitAt1024By700() {
         QVERIFY2(left + width <= right + 1, qPrintable(QStringLiteral("'%1' ends at %2, the chart at %3").arg(text->text()).arg(left + width).arg(right)));
     }
     QVERIFY(labels >= 13);
+}
+
+// Issue #15 item 12, the walk a newcomer takes at 1,024 x 700: with the Diagnose dock open the Launch
+// chart got ~190 px for its 13 rows and their labels ran into each other; the Boundaries cell total was
+// cut after "(M ho"; a long trace name in the Runs and Timeline summaries widened the window.
+void ExplorerPanelsTest::theDiagnoseDockAndATraceFitAt1024By700() {
+    MainWindow window(false);
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.diagnoseDock()->show();
+    window.showPage(QStringLiteral("launch"));
+    QCoreApplication::processEvents();
+    QCOMPARE(window.width(), 1024);
+    QVERIFY2(window.height() <= 700, qPrintable(QStringLiteral("the window grew to %1 px").arg(window.height())));
+    PlotWidget* launch = window.launchPage()->plot();
+    launch->replot(QCustomPlot::rpImmediateRefresh);
+    const int rows = window.launchPage()->model()->rowCount();
+    QVERIFY(rows >= 13);
+    const double rowPixels = launch->axisRect()->rect().height() / static_cast<double>(rows);
+    const int line = QFontMetrics(launch->yAxis->tickLabelFont()).height();
+    QVERIFY2(rowPixels >= line, qPrintable(QStringLiteral("%1 px a row for %2 px labels").arg(rowPixels).arg(line)));
+
+    window.showPage(QStringLiteral("boundaries"));
+    QVERIFY(QTest::qWaitFor([&] { return !window.boundaryPage()->isBusy() && window.boundaryPage()->result(); }, 60000));
+    QCoreApplication::processEvents();
+    auto* total = window.boundaryPage()->findChild<QLabel*>(QStringLiteral("cellTotal"));
+    QVERIFY(total && !total->text().isEmpty());
+    // Shown whole: on one line it must fit the width; wrapped, its lines must fit the height.
+    const bool whole = total->wordWrap() ? total->heightForWidth(total->width()) <= total->height()
+                                         : QFontMetrics(total->font()).horizontalAdvance(total->text()) <= total->width();
+    QVERIFY2(whole, qPrintable(QStringLiteral("'%1' is cut in %2 x %3 px").arg(total->text()).arg(total->width()).arg(total->height())));
+
+    window.openTrace(QStringLiteral(TILESCOPE_SOURCE_DIR "/resources/samples/hta_alexnet_a100.json.gz"));
+    QVERIFY(QTest::qWaitFor([&] { return !window.isLoading(); }, 60000));
+    for (const char* page : {"runs", "timeline"}) {
+        window.showPage(QString::fromLatin1(page));
+        QCoreApplication::processEvents();
+        QVERIFY2(window.width() == 1024, qPrintable(QStringLiteral("%1 page: the window is %2 px wide").arg(QLatin1String(page)).arg(window.width())));
+    }
 }
 
 }  // namespace tilescope
