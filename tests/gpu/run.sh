@@ -10,8 +10,9 @@
 #   --ncu       also compare Nsight Compute's launch statistics with the plan, one launch per variant
 #   --sanitize  also run one shape per kernel under compute-sanitizer (memcheck; racecheck for attention)
 #   --cli PATH  time another tilescope-cli on the same cases (an older build, for before/after)
-#   OUT_DIR     default $OUT, else ./gpu-check. At most 8 files: runs.jsonl, peers.json, ncu.json,
-#               sanitize.txt, summary.md, summary.json, log.txt (+ roofline inside peers.json)
+#   OUT_DIR     default $OUT, else ./gpu-check. runs.jsonl, peers.json, ncu.json, sanitize.txt,
+#               summary.md, summary.json, log.txt (+ roofline inside peers.json), calibration.json and
+#               prefill_m_sweep.jsonl (issue 14: for resources/samples/)
 # Exit: 0 every check held, 1 a check failed, 2 the bundle is incomplete, 3 no GPU.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -73,6 +74,21 @@ while read -r family variant shape expected only; do
   done
 done < "$cases"
 rm -f "$out/stderr.tmp" "$out/stdout.tmp"
+
+# Issue 14: this GPU's measured roofline, and a prefill M sweep across its tile cliffs (M=16/17,
+# 32/33, 64/65, 128/129, 256/257) with each cell's achieved figures against that roofline. The
+# sweep is what resources/samples/ ships for users without a GPU; trace summary --cliffs reads it.
+if "$cli" calibrate --help > /dev/null 2>&1; then
+  log "calibrate: copy bandwidth and cuBLAS fp16/bf16 peaks"
+  timeout 300 "$cli" calibrate --json > "$out/calibration.json" 2>> "$logfile" || log "calibrate failed (exit $?)"
+  calibration=()
+  [ -s "$out/calibration.json" ] && calibration=(--calibration "$out/calibration.json")
+  log "prefill M sweep (sweep --run), N=K=4096"
+  timeout 600 "$cli" sweep --run -k awq_gemm -v prefill -s N=4096,K=4096,group_size=128 \
+    --x M=1,2,4,8,16,17,24,32,33,48,64,65,96,128,129,192,256,257,384,512 --repeat "$repeat" --flush-l2 "${calibration[@]}" \
+    > "$out/prefill_m_sweep.jsonl" 2>> "$logfile" || log "prefill sweep failed (exit $?)"
+  "$cli" trace summary --cliffs "$out/prefill_m_sweep.jsonl" >> "$logfile" 2>&1 || log "trace summary --cliffs failed (exit $?)"
+fi
 
 peers_json="$out/peers.json"
 echo '{}' > "$peers_json"
