@@ -57,8 +57,13 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     setObjectName(QStringLiteral("performancePage"));
     m_plot->setObjectName(QStringLiteral("performance"));
     m_plot->legend->setVisible(true);
-    // Top left: times rise with the swept size, and the cliff labels sit at the top right where most cliffs are.
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend below the chart: inside it, two GPUs' four entries covered the cliff labels.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(2);
+    m_plot->plotLayout()->setMargins(QMargins(0, 0, 2, 2));  // the legend's frame inside the widget
     m_plot->applyPalette();
     m_plot->setMouseTracking(true);
     m_empty->setObjectName(QStringLiteral("performanceEmpty"));
@@ -306,6 +311,7 @@ void PerformancePage::redraw() {
     QColor changeColour = m_plot->textColour();
     changeColour.setAlpha(110);
     int labelRow = 0;
+    QList<double> labelledAt;
     for (const PerformanceLine& line : m_series.lines) {
         for (const PlanChange& change : line.changes) {
             if (change.index == 0 || change.index >= line.points.size()) continue;
@@ -318,6 +324,9 @@ void PerformancePage::redraw() {
         }
         for (const Cliff& c : line.cliffs) {
             const double x = between(static_cast<double>(line.points[c.before].x), static_cast<double>(line.points[c.after].x));
+            // Another line's cliff at the same step has its marker and label already; the list below names both.
+            if (labelledAt.contains(x)) continue;
+            labelledAt << x;
             auto* marker = new QCPItemStraightLine(m_plot);
             marker->point1->setCoords(x, 0);
             marker->point2->setCoords(x, 1);

@@ -19,6 +19,7 @@
 #include "ui/plot_widget.h"
 #include "ui/run_model.h"
 #include "ui/runs_page.h"
+#include "ui/trace_document.h"
 
 using namespace tilescope;
 
@@ -64,6 +65,7 @@ private slots:
     void labelsInsideTheChartAt1024();
     void runsColumns();
     void calibrationReplacesTheDatasheet();
+    void compareOverlayAndTwoDimensionalSweep();
     void calibrateDisabledWithoutAGpu();
     void calibrateThroughTheWorker_data();
     void calibrateThroughTheWorker();
@@ -206,6 +208,51 @@ void PerformancePageTest::calibrationReplacesTheDatasheet() {
             QCOMPARE(model->index(row, RunModel::Roofline).data().toString(), QStringLiteral("measured 2026-12-01"));
     // The settings key names the GPU and the driver, so another driver is measured again.
     QCOMPARE(CalibrationStore::settingsKey(h200Calibration()), QStringLiteral("calibration/NVIDIA H200 | 580.159.04"));
+}
+
+// Two GPUs' sweeps of the same cells: a line each on one axis; a second swept parameter: a line per
+// value. The second GPU's and the second N's cells are the recorded H200 cells relabelled.
+void PerformancePageTest::compareOverlayAndTwoDimensionalSweep() {
+    auto read = openTraceFile(kH200Runs.toStdString(), builtinKernels());
+    QVERIFY(read);
+    const auto sweeps = findMeasuredSweeps(*read);
+    QVERIFY(!sweeps.empty());
+    Trace bucket;
+    for (std::size_t r : sweeps.front().runs) bucket.runs.push_back(read->runs[r]);
+    Trace compare = bucket;
+    for (tilescope::Run run : bucket.runs) {
+        run.gpu->deviceName = "NVIDIA H100 80GB HBM3";
+        run.gpu->timing->medianUs *= 1.5;
+        compare.runs.push_back(run);
+    }
+    MainWindow window(false);
+    window.resize(1440, 900);
+    window.show();
+    window.document()->setTrace(compare, QStringLiteral("compare.jsonl"), false);
+    QVERIFY(window.showPage(QStringLiteral("performance")));
+    PlotWidget* plot = window.performancePage()->plot();
+    QCOMPARE(window.performancePage()->series().lines.size(), std::size_t{2});
+    QCOMPARE(plot->graphCount(), 4);  // measured and estimate for each GPU
+    QCOMPARE(plot->graph(2)->name(), QStringLiteral("NVIDIA H100 80GB HBM3"));
+    QVERIFY(plot->graph(0)->pen().color() != plot->graph(2)->pen().color());
+    QVERIFY2(window.performancePage()->rooflineLabel()->text().contains(QStringLiteral("NVIDIA H100 80GB HBM3: datasheet")),
+             qPrintable(window.performancePage()->rooflineLabel()->text()));
+    QCOMPARE(window.performancePage()->table()->rowCount(), 28);
+
+    Trace grid = bucket;
+    const int n = parameterIndex(bucket.runs.front().parameters, "N");
+    for (tilescope::Run run : bucket.runs) {
+        run.plan.shape[n] = 4096;
+        grid.runs.push_back(run);
+    }
+    window.document()->setTrace(grid, QStringLiteral("grid.jsonl"), false);
+    QComboBox* box = window.performancePage()->sweepBox();
+    const int twoD = box->findText(QStringLiteral("gemm_bucket / oproj along M, a line per N"), Qt::MatchStartsWith);
+    QVERIFY2(twoD >= 0, qPrintable(box->itemText(0)));
+    box->setCurrentIndex(twoD);
+    QCOMPARE(window.performancePage()->series().lines.size(), std::size_t{2});
+    QCOMPARE(plot->graph(0)->name(), QStringLiteral("NVIDIA H200, N=4096"));
+    QCOMPARE(plot->graph(2)->name(), QStringLiteral("NVIDIA H200, N=7168"));
 }
 
 void PerformancePageTest::calibrateDisabledWithoutAGpu() {
