@@ -95,12 +95,14 @@ RooflineChoice rooflineForGpu(const std::string& gpuName, const Trace& trace, co
         choice.roofline.source = RooflineSource::Measured;
         return choice;
     }
-    const DeviceSpec* device = nullptr;
+    // The trace's own device (a live GPU recorded with the runs), completed from the database's entry.
+    std::optional<Roofline> datasheet;
     for (const DeviceSpec& d : trace.devices)
-        if ((d.name == gpuName || d.id == gpuName) && d.memoryBandwidthGBps) device = &d;
-    if (!device) device = databaseDeviceForGpu(gpuName, database);
-    if (!device) return {Roofline{}, "unknown"};
-    RooflineChoice choice{datasheetRoofline(*device), "datasheet"};
+        if (d.name == gpuName || d.id == gpuName) datasheet = datasheetRoofline(d, database);
+    if (!datasheet || !hasAnyFigure(*datasheet))
+        if (const DeviceSpec* device = databaseDeviceForGpu(gpuName, database)) datasheet = datasheetRoofline(*device);
+    if (!datasheet) return {Roofline{}, "unknown"};
+    RooflineChoice choice{*datasheet, "datasheet"};
     if (!hasAnyFigure(choice.roofline)) choice.label = "unknown";
     return choice;
 }
@@ -116,7 +118,7 @@ std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const Devi
         const std::string device = runDeviceName(run);
         auto found = rooflines.find(device);
         if (found == rooflines.end()) found = rooflines.emplace(device, rooflineForGpu(device, trace, database, calibrations)).first;
-        figures[i] = RunFigures{achievedFigures(run.plan, *time, found->second.roofline), found->second.label};
+        figures[i] = RunFigures{achievedFigures(run.plan, *time, found->second.roofline, rooflineDtypeOf(run.plan.family)), found->second.label};
     }
     return figures;
 }
@@ -218,6 +220,8 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
     series.sweep = sweep;
     series.xLabel = sweep.parameters.empty() ? std::string() : sweep.parameters[static_cast<std::size_t>(sweep.xParameter)].name;
     const int x = sweep.xParameter;
+    // The tensor peak the family computes with (gemm_bucket bf16, the AWQ kernels fp16), as the CLI uses.
+    const RooflineDtype dtype = rooflineDtypeOf(sweep.family);
 
     // The estimate device's roofline: a calibration of the GPU that database entry names, else its datasheet.
     std::optional<RooflineChoice> estimateRoofline;
@@ -280,15 +284,15 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
                 point.x = value;
                 point.run = r;
                 point.timeUs = *measuredTimeUs(run);
-                point.achieved = achievedFigures(run.plan, point.timeUs, roofline.roofline);
+                point.achieved = achievedFigures(run.plan, point.timeUs, roofline.roofline, dtype);
                 point.plan = planText(run.plan);
                 if (estimateRoofline && kernel) {
                     const LaunchPlan plan = kernel->family->plan(kernel->variant, run.plan.shape, *options.estimateDevice, PlanDetail::Brief);
-                    point.estimate = estimateTime(plan, estimateRoofline->roofline);
-                    if (point.estimate) point.estimateFigures = achievedFigures(plan, point.estimate->estimateUs, estimateRoofline->roofline);
+                    point.estimate = estimateTime(plan, estimateRoofline->roofline, dtype);
+                    if (point.estimate) point.estimateFigures = achievedFigures(plan, point.estimate->estimateUs, estimateRoofline->roofline, dtype);
                 } else if (!estimateRoofline) {
-                    point.estimate = estimateTime(run.plan, roofline.roofline);
-                    if (point.estimate) point.estimateFigures = achievedFigures(run.plan, point.estimate->estimateUs, roofline.roofline);
+                    point.estimate = estimateTime(run.plan, roofline.roofline, dtype);
+                    if (point.estimate) point.estimateFigures = achievedFigures(run.plan, point.estimate->estimateUs, roofline.roofline, dtype);
                 }
                 if (point.estimate && point.estimate->estimateUs > 0) point.measuredOverEstimate = point.timeUs / point.estimate->estimateUs;
                 minX = anyPoint ? std::min(minX, value) : value;
