@@ -20,6 +20,10 @@ struct UsageError {
     std::string message;
 };
 
+// The whole file, or standard input for "-"; a file that cannot be opened is a UsageError
+// (diagnose, check-launch).
+std::string readInput(const std::string& path);
+
 void addDevicesCommand(CLI::App& app, int& exitCode);
 void addKernelsCommand(CLI::App& app, int& exitCode);
 void addPlanCommand(CLI::App& app, int& exitCode);
@@ -37,6 +41,8 @@ void addDiagnoseCommand(CLI::App& app, int& exitCode);
 void addCheckModelCommand(CLI::App& app, int& exitCode);
 void addTraceCommand(CLI::App& app, int& exitCode);
 void addImportKinetoCommand(CLI::App& app, int& exitCode);
+// check-launch: kernels of a ptxas log, an Nsight Compute CSV or a profiler trace as custom launches (commands_check_launch.cpp).
+void addCheckLaunchCommand(CLI::App& app, int& exitCode);
 // --trace FILE of plan and sweep (commands_trace.cpp): save what the command did as a native trace.
 void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
                    const tilescope::DeviceSpec& device, const std::string& path);

@@ -18,10 +18,6 @@
 
 namespace tilescope::cli {
 
-namespace {
-
-using nlohmann::ordered_json;
-
 std::string readInput(const std::string& path) {
     if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     std::ifstream in(path, std::ios::binary);
@@ -30,6 +26,10 @@ std::string readInput(const std::string& path) {
     text << in.rdbuf();
     return text.str();
 }
+
+namespace {
+
+using nlohmann::ordered_json;
 
 // ---- diagnose ---------------------------------------------------------------------------
 

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     addCheckModelCommand(app, exitCode);
     addTraceCommand(app, exitCode);
     addImportKinetoCommand(app, exitCode);
+    addCheckLaunchCommand(app, exitCode);
 
     if (const auto problem = commandProblem(app, argc, argv)) {
         std::cerr << "tilescope-cli: " << *problem << "\n(run 'tilescope-cli --help' for usage)\n";

@@ -2,13 +2,13 @@
 # Builds the libFuzzer harnesses with clang (ASan + UBSan + libFuzzer) in build/fuzz and runs each
 # for SECONDS, starting from a seed corpus made of tests/data. Crash inputs land in
 # build/fuzz/artifacts/<harness>/; the script exits 1 if any harness found one.
-# Usage: tests/fuzz/run.sh SECONDS [harness...]   (default: all six)
+# Usage: tests/fuzz/run.sh SECONDS [harness...]   (default: all seven)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds="${1:?usage: tests/fuzz/run.sh SECONDS [harness...]}"
 shift
 harnesses=("$@")
-[ "${#harnesses[@]}" -gt 0 ] || harnesses=(fuzz_trace_reader fuzz_kineto_import fuzz_device_file fuzz_model_config fuzz_log_diagnoser fuzz_shape_planner)
+[ "${#harnesses[@]}" -gt 0 ] || harnesses=(fuzz_trace_reader fuzz_kineto_import fuzz_device_file fuzz_model_config fuzz_log_diagnoser fuzz_shape_planner fuzz_launch_report)
 build="${TILESCOPE_FUZZ_BUILD:-build/fuzz}"
 
 if [ ! -f "$build/build.ninja" ]; then
@@ -35,6 +35,7 @@ seeds() {  # harness corpus-dir: copies that harness' seed inputs from tests/dat
       cp resources/models/*.json "$dir/" ;;
     fuzz_log_diagnoser) cp tests/data/logs/*.log tests/data/diagnose_*.log tests/data/diagnose_*.bin tests/data/diagnose_corpus/*.log "$dir/" ;;
     fuzz_shape_planner) cp tests/fuzz/seeds/fuzz_shape_planner/* "$dir/" ;;
+    fuzz_launch_report) cp tests/data/ptxas/*.log tests/data/ncu/*.csv "$dir/" ;;
   esac
 }
 
