@@ -29,6 +29,8 @@ void addKernelsCommand(CLI::App& app, int& exitCode);
 void addPlanCommand(CLI::App& app, int& exitCode);
 void addSweepCommand(CLI::App& app, int& exitCode);
 void addRunCommand(CLI::App& app, int& exitCode);
+// `calibrate`: the local GPU's measured roofline (commands_run.cpp).
+void addCalibrateCommand(CLI::App& app, int& exitCode);
 // `sweep --run`: every cell on the local GPU, one JSON line per finished cell (commands_run.cpp).
 int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
                   int repeat, bool check, bool flushL2, const std::string& calibrationPath);

@@ -18,6 +18,7 @@
 #include "kernels/builtin_kernels.h"
 #include "kernels/runtime/device_query.h"
 #include "kernels/runtime/gpu_launcher.h"
+#include "kernels/runtime/roofline_probe.h"
 
 namespace tilescope::cli {
 
@@ -306,6 +307,61 @@ int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis
             allPassed = allPassed && runPassed(result);
         }
     return allPassed ? kExitOk : kExitFails;
+}
+
+namespace {
+
+void printCalibration(const Calibration& c) {
+    auto figure = [](const std::optional<double>& value, const char* unit, const char* how) {
+        if (!value) return std::string("unknown");
+        char text[96];
+        std::snprintf(text, sizeof text, "%.1f %s (%s)", *value, unit, how);
+        return std::string(text);
+    };
+    std::vector<std::vector<std::string>> rows{
+        {"GPU", c.gpuName},
+        {"driver", c.driverVersion},
+        {"measured", c.measuredAt},
+        {"bandwidth", figure(c.roofline.bandwidthGBps, "GB/s", "device-to-device copy")},
+        {"fp16", figure(c.roofline.fp16Tflops, "TFLOP/s", "cuBLAS GEMM 8192^3, fp32 accumulate")},
+        {"bf16", figure(c.roofline.bf16Tflops, "TFLOP/s", "cuBLAS GEMM 8192^3, fp32 accumulate")},
+        {"provenance", c.roofline.provenance}};
+    printTable(std::cout, rows);
+}
+
+int calibrateCommand(int ordinal, bool json) {
+    const GpuAvailability gpu = probeGpu();
+    if (!gpu.available) {
+        std::cerr << "no CUDA device: " << gpu.reason << '\n';
+        return kExitNoGpu;
+    }
+    if (ordinal >= gpu.deviceCount) {
+        std::cerr << "no CUDA device: ordinal " << ordinal << " of " << gpu.deviceCount << " devices\n";
+        return kExitNoGpu;
+    }
+    auto calibration = measureRoofline(ordinal, [](std::string_view step) { std::cerr << "calibrate: " << step << "\n"; });
+    if (!calibration) {
+        std::cerr << "tilescope-cli: calibrate: " << calibration.error() << '\n';
+        return kExitFails;
+    }
+    if (json)
+        std::cout << calibrationToJson(*calibration);
+    else
+        printCalibration(*calibration);
+    return kExitOk;
+}
+
+}  // namespace
+
+void addCalibrateCommand(CLI::App& app, int& exitCode) {
+    auto* command = app.add_subcommand("calibrate", "Measure the local GPU's roofline: device-to-device copy bandwidth and cuBLAS fp16 / bf16\n"
+                                                    "dense GEMM peaks (progress on stderr). --json writes the file --calibration reads.\n"
+                                                    "Exit 0 ok, 1 nothing could be measured, 3 no GPU.");
+    auto ordinal = std::make_shared<int>(0);
+    auto json = std::make_shared<bool>(false);
+    command->add_option("--gpu", *ordinal, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+    command->add_flag("--json", *json, "the calibration as JSON (for --calibration FILE and the GUI)");
+    command->callback([ordinal, json, &exitCode] { exitCode = calibrateCommand(*ordinal, *json); });
 }
 
 void addRunCommand(CLI::App& app, int& exitCode) {

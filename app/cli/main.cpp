@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
     addPlanCommand(app, exitCode);
     addSweepCommand(app, exitCode);
     addRunCommand(app, exitCode);
+    addCalibrateCommand(app, exitCode);
     addDiagnoseCommand(app, exitCode);
     addCheckModelCommand(app, exitCode);
     addTraceCommand(app, exitCode);
