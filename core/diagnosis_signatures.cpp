@@ -851,11 +851,21 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
 // 48 KB on every architecture): the build fails, there is no launch.
 void buildStaticSmem(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
-    const auto bytes = parseHexBytes(m.str(2));
-    const auto system = m[3].matched ? parseHexBytes(m.str(3)) : std::optional<std::int64_t>(0);
-    const auto cap = parseHexBytes(m.str(4));
-    const std::string function = m[1].matched ? m.str(1) : std::string();
-    if (bytes) b.valueFrom("static_smem", *bytes, f.line, f.message + " (" + m.str(2) + ")");
+    const auto bytes = parseHexBytes(m.str(1));
+    const auto system = m[2].matched ? parseHexBytes(m.str(2)) : std::optional<std::int64_t>(0);
+    const auto cap = parseHexBytes(m.str(3));
+    // The entry function ptxas names before the text, found by plain search: mangled names run long.
+    std::string function;
+    const std::string& text = b.scope().log.line(b.line());
+    constexpr std::string_view kEntry = "Entry function '";
+    if (const auto open = text.find(kEntry); open != std::string::npos) {
+        const auto close = text.find('\'', open + kEntry.size());
+        if (close != std::string::npos && text.find("uses too much shared data", close) != std::string::npos) {
+            function = text.substr(open + kEntry.size(), close - open - kEntry.size());
+            f.message = text.substr(open, close + 1 - open) + " " + f.message;
+        }
+    }
+    if (bytes) b.valueFrom("static_smem", *bytes, f.line, f.message + " (" + m.str(1) + ")");
     if (bytes && cap) f.limit = LimitHit{"static_smem_per_block", *cap, *bytes + (system ? *system : 0)};
     f.title = "ptxas: static shared memory over the per-block cap" +
               (bytes && cap ? ": " + withThousands(*bytes) + " B > " + withThousands(*cap) + " B" : std::string());
@@ -1173,7 +1183,7 @@ const std::vector<Signature>& signatures() {
         {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,?\s*Required:\s*(\d+),?\s*Hardware limit:\s*(\d+))",
          V::InvalidLaunch, false, buildSmemOverLimit},
         {"ptxas.static_smem", {"uses too much shared data"},
-         R"((?:Entry function '([^']*)' )?uses too much shared data \((0x[0-9a-f]+) bytes(?:\s*\+\s*(0x[0-9a-f]+) bytes system)?,\s*(0x[0-9a-f]+) max\))",
+         R"(uses too much shared data \((0x[0-9a-f]+) bytes(?:\s*\+\s*(0x[0-9a-f]+) bytes system)?,\s*(0x[0-9a-f]+) max\))",
          V::UnsupportedShape, false, buildStaticSmem},
         {"tile.not_divisible", {"is not divisible by"}, R"(([A-Za-z_]\w*)\s*=\s*(\d+)\s+is not divisible by\s+([A-Za-z_]\w*)\s*=\s*(\d+))",
          V::UnsupportedShape, false, buildNotDivisible},

@@ -105,7 +105,8 @@ const std::vector<VariantInfo>& TritonFamily::variants() const {
          "triton python/tutorials/03-matrix-multiplication.py; lib/Dialect/TritonGPU/Transforms/Pipeline.cpp (Triton 2.1); "
          "python/triton/compiler/compiler.py (_init_handles)",
          {"num_stages", 1, kMaxStages, kMaxStages},
-         {"BLOCK_K", 16, 256, 0}},
+         // 16, 32, 64, 128, 256: the powers of two tl.arange takes (in-between values only show its refusal).
+         {"BLOCK_K", kMinDotBlock, 256, 5}},
     };
     return list;
 }
