@@ -6,7 +6,9 @@
 #include <fstream>
 
 #include "core/cliffs.h"
+#include "core/performance_series.h"
 #include "core/worker_output.h"
+#include "core/worker_runs_file.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {
@@ -153,6 +155,27 @@ TEST(Cliffs, H200GemmBucketCliffsAreTheBucketCells) {
     ASSERT_FALSE(changes.empty());
     EXPECT_EQ(points[changes[0].index].x, 9);
     EXPECT_EQ(changes[0].what, "bucket cell 8 -> 16");
+}
+
+// The bundled fake worker (tests/ui/fake_worker.cpp) reports runs with kernel records but no timed
+// repeats: a sweep it recorded has no measured time, so no figure and no cliff may come out of it.
+TEST(Cliffs, FakeWorkerSweepHasNoTimeSoNoFiguresOrCliffs) {
+    auto trace = readWorkerRunsFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/roofline/fake_worker_gemm_bucket_sweep.jsonl",
+                                    builtinKernels());
+    ASSERT_TRUE(trace) << trace.error();
+    ASSERT_EQ(trace->runs.size(), 5u);
+    std::vector<SweepPoint> points;
+    for (const tilescope::Run& run : trace->runs) {
+        EXPECT_EQ(run.kind, RunKind::Measured);
+        EXPECT_FALSE(measuredTimeUs(run));
+        points.push_back({run.plan.shape[0], measuredTimeUs(run).value_or(0.0), run.plan});
+    }
+    EXPECT_TRUE(findCliffs(points).empty());
+    EXPECT_TRUE(planChanges(points).empty());  // it reports the base shape at every cell
+    EXPECT_TRUE(findMeasuredSweeps(*trace).empty());
+    for (const auto& figures : runFigures(*trace, DeviceDatabase::embedded(), {})) {
+        EXPECT_FALSE(figures);
+    }
 }
 
 }  // namespace
