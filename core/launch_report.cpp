@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <memory>
 #include <tuple>
 
@@ -413,6 +415,49 @@ Result<LaunchReport> readNcuCsv(std::string_view text) {
     if (unknownUnit) report.notes.push_back("some shared-memory figures had a unit this reader does not know: left unknown");
     mergeDuplicates(report);
     return report;
+}
+
+Result<LaunchReport> readLaunchReportFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return makeError(path + ": cannot open");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    const bool gzip = text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b;
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (gzip || (first != std::string::npos && (text[first] == '{' || text[first] == '['))) return readKinetoLaunches(path);
+    switch (detectLaunchReportKind(text).value_or(LaunchReportKind::Kineto)) {
+        case LaunchReportKind::Ptxas: return readPtxasReport(text);
+        case LaunchReportKind::NcuCsv: return readNcuCsv(text);
+        case LaunchReportKind::Kineto: break;
+    }
+    return makeError(path + ": not a ptxas report (nvcc -Xptxas -v), an Nsight Compute CSV (ncu --csv) or a PyTorch profiler trace");
+}
+
+std::string customShapeText(const ReportedLaunch& launch) {
+    if (!launch.registers) return {};
+    constexpr std::int64_t kDefaultSmemLimit = 48 * 1024;  // every GPU's limit without the opt-in attribute
+    std::string text;
+    auto add = [&](std::string_view name, std::int64_t value) {
+        text += (text.empty() ? "" : ",") + std::string(name) + "=" + std::to_string(value);
+    };
+    if (launch.grid) {
+        add("grid_x", launch.grid->x);
+        add("grid_y", launch.grid->y);
+        add("grid_z", launch.grid->z);
+    }
+    if (launch.block) {
+        add("block_x", launch.block->x);
+        add("block_y", launch.block->y);
+        add("block_z", launch.block->z);
+    }
+    add("registers", *launch.registers);
+    const std::int64_t staticSmem = launch.staticSmem.value_or(0);
+    const std::int64_t dynamicSmem = launch.sharedMemoryTotal ? *launch.sharedMemoryTotal : launch.dynamicSmem.value_or(0);
+    add("static_smem", staticSmem);
+    add("dynamic_smem", dynamicSmem);
+    add("smem_optin", dynamicSmem > 0 && staticSmem + dynamicSmem > kDefaultSmemLimit ? 1 : 0);
+    return text;
 }
 
 // ---- PyTorch profiler ----------------------------------------------------------------------

@@ -54,6 +54,14 @@ Result<LaunchReport> readPtxasReport(std::string_view text);
 Result<LaunchReport> readNcuCsv(std::string_view text);
 // A PyTorch profiler trace through core/kineto_import: one entry per distinct kernel configuration.
 Result<LaunchReport> readKinetoLaunches(const std::string& path);
+// A file of any of the three kinds, told apart by its content (gzip or JSON: a profiler trace).
+Result<LaunchReport> readLaunchReportFile(const std::string& path);
+
+// The launch as `custom` family parameters ("grid_x=64,...,smem_optin=1") for the explorer: figures the
+// report lacks keep the family's defaults (a ptxas entry has no grid or block), a profiler trace's
+// total shared memory counts as dynamic, and the kernel opts in when its dynamic shared memory passes
+// the 48 KB default (one that ran with more had). Empty when the registers are unknown.
+std::string customShapeText(const ReportedLaunch& launch);
 
 // "_Z5scaleIfLi256EEvPT_PKS0_S0_" -> "void scale<float, 256>(float*, float const*, float)"; other
 // names unchanged.

@@ -79,6 +79,9 @@ public:
     // error the reader's message goes to the sink and the open trace stays. Asks first when the
     // open trace has unsaved runs.
     void openTrace(const QString& path);
+    // File > Open Build Log…: the kernels of a ptxas report, an Nsight Compute CSV or a profiler trace;
+    // the chosen one opens as the custom kernel with its figures. False when nothing was opened.
+    bool openBuildLog(const QString& path);
     bool isLoading() const { return m_loading != nullptr; }
     bool saveTraceTo(const QString& path);
     bool exportReportTo(const QString& path);

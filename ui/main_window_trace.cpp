@@ -23,6 +23,7 @@
 
 #include "core/kineto_import.h"
 #include "ui/boundary_page.h"
+#include "ui/build_log_dialog.h"
 #include "ui/calibration_store.h"
 #include "ui/explorer_state.h"
 #include "ui/gpu_run_controller.h"
@@ -114,6 +115,12 @@ void MainWindow::buildTraceMenus() {
                                                           tr("Chrome traces (*.json *.json.gz *.pt.trace.json);;All files (*)"));
         if (!path.isEmpty()) openTrace(path);
     });
+    add(tr("Open &Build Log…"), [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open build log or profile"), {},
+            tr("ptxas reports, Nsight Compute CSV, profiler traces (*.log *.txt *.csv *.json *.json.gz);;All files (*)"));
+        if (!path.isEmpty()) openBuildLog(path);
+    });
     add(tr("&Save Trace"), &MainWindow::saveTrace, QKeySequence::Save);
     add(tr("Save Trace &As…"), &MainWindow::saveTraceAs, QKeySequence::SaveAs);
     add(tr("Export &Report…"), &MainWindow::exportReportDialog, QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -176,6 +183,20 @@ QString MainWindow::modelsFolder() { return bundledFolder(QStringLiteral("models
 void MainWindow::showMessage(const QString& title, const QString& text) {
     if (m_messageSink) m_messageSink(title, text);
     else QMessageBox::warning(this, title, text);
+}
+
+bool MainWindow::openBuildLog(const QString& path) {
+    BuildLogDialog dialog(path, this);
+    if (!dialog.loaded()) {
+        showMessage(tr("Cannot open build log"), dialog.error());
+        return false;
+    }
+    if (dialog.exec() != QDialog::Accepted) return false;
+    const QString shape = dialog.chosenShapeText();
+    if (shape.isEmpty() || !m_state->setKernel(QStringLiteral("custom"), QStringLiteral("launch")) || !m_state->setShapeText(shape))
+        return false;
+    statusBar()->showMessage(tr("%1 opened as a custom launch").arg(dialog.chosenName()), 5000);
+    return true;
 }
 
 void MainWindow::openTraceDialog() {

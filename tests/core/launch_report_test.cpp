@@ -141,6 +141,34 @@ TEST(KinetoLaunches, DistinctConfigurationsOfAProfilerTrace) {
     EXPECT_TRUE(sawLarge);
 }
 
+TEST(LaunchReportFile, AnyKindByContentAndAsCustomParameters) {
+    const std::string data = std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/";
+    auto ptxas = readLaunchReportFile(data + "ptxas/awq_gemv_sm90.log");
+    ASSERT_TRUE(ptxas) << ptxas.error();
+    EXPECT_EQ(ptxas->kind, LaunchReportKind::Ptxas);
+    // No grid or block in a ptxas report: the custom defaults stay.
+    EXPECT_EQ(customShapeText(ptxas->launches.front()), "registers=104,static_smem=3584,dynamic_smem=0,smem_optin=0");
+    auto ncu = readLaunchReportFile(data + "ncu/h200_awq_gemv_details.csv");
+    ASSERT_TRUE(ncu) << ncu.error();
+    EXPECT_EQ(customShapeText(ncu->launches.front()),
+              "grid_x=1,grid_y=2752,grid_z=1,block_x=32,block_y=4,block_z=1,registers=48,static_smem=0,dynamic_smem=0,smem_optin=0");
+    auto trace = readLaunchReportFile(data + "tracelens_bert-small_h100.json.gz");
+    ASSERT_TRUE(trace) << trace.error();
+    EXPECT_EQ(trace->kind, LaunchReportKind::Kineto);
+    bool sawOptIn = false;
+    for (const ReportedLaunch& l : trace->launches)
+        if (l.sharedMemoryTotal == 231424) {
+            // Kineto's total is taken as dynamic; above 48 KB the kernel must have opted in.
+            EXPECT_NE(customShapeText(l).find("static_smem=0,dynamic_smem=231424,smem_optin=1"), std::string::npos);
+            sawOptIn = true;
+        }
+    EXPECT_TRUE(sawOptIn);
+    EXPECT_FALSE(readLaunchReportFile(data + "ptxas/README.md"));
+    EXPECT_FALSE(readLaunchReportFile(data + "no_such_file.log"));
+    ReportedLaunch unknown;
+    EXPECT_EQ(customShapeText(unknown), "");  // registers unknown: no launch to check
+}
+
 TEST(LaunchReportKind, NamesForTheFormatOption) {
     EXPECT_EQ(parseLaunchReportKind("ptxas").value(), LaunchReportKind::Ptxas);
     EXPECT_EQ(parseLaunchReportKind("ncu").value(), LaunchReportKind::NcuCsv);
