@@ -1,5 +1,5 @@
 // MainWindow: the shape panel (dock), the verdict banner and the pages over one
-// ExplorerState (seven with the trace side, main_window_trace.cpp); menus, status bar, settings, screenshot.
+// ExplorerState (eight with the trace side: Runs, Timeline and Perf, main_window_trace.cpp); menus, status bar, settings, screenshot.
 #pragma once
 
 #include <QMainWindow>
