@@ -183,8 +183,19 @@ bool GpuRunController::start(const QStringList& arguments, std::vector<LaunchPla
     m_process = new QProcess(this);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &GpuRunController::readOutput);
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        m_stderr += m_process->readAllStandardError();
+        const QByteArray chunk = m_process->readAllStandardError();
+        m_stderr += chunk;
         if (m_stderr.size() > kMaxStderrBytes) m_stderr = m_stderr.right(kMaxStderrBytes);
+        // `calibrate` prints its JSON only at the end and its steps on stderr ("calibrate: <step>"): those
+        // show the worker is alive, and what it is measuring.
+        if (!m_calibrating) return;
+        m_watchdog->start(m_timeoutMs);
+        const QStringList lines = QString::fromLocal8Bit(chunk).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (auto line = lines.rbegin(); line != lines.rend(); ++line)
+            if (line->startsWith(QLatin1String("calibrate: "))) {
+                emit calibrationStep(line->mid(11).trimmed());
+                break;
+            }
     });
     connect(m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         readOutput();

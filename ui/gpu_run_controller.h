@@ -63,6 +63,8 @@ signals:
     void progress(int done, int total);
     // Every expected run, reported or failed; `failure` is empty when the worker ended normally.
     void finished(std::vector<tilescope::Run> runs, QString failure);
+    // What a running calibration measures now (its "calibrate: <step>" lines).
+    void calibrationStep(QString step);
     // A calibration's result, or (nullopt) why there is none.
     void calibrationFinished(std::optional<tilescope::Calibration> calibration, QString failure);
 

@@ -140,6 +140,9 @@ void MainWindow::buildTraceMenus() {
     m_calibrateAction = gpu->addAction(tr("&Calibrate the Roofline"), this, &MainWindow::calibrateGpu);
     m_calibrateAction->setObjectName(QStringLiteral("calibrateAction"));
     connect(m_gpu, &GpuRunController::availabilityChanged, this, &MainWindow::refreshCalibrateAction);
+    connect(m_gpu, &GpuRunController::calibrationStep, this, [this](const QString& step) {
+        if (m_gpuProgress) m_gpuProgress->setLabelText(tr("Calibrating the roofline of this GPU: %1").arg(step));
+    });
     connect(m_gpu, &GpuRunController::calibrationFinished, this, [this](std::optional<Calibration> calibration, const QString& failure) {
         if (m_gpuProgress) {
             m_gpuProgress->disconnect(m_gpu);

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
             std::cerr << "tilescope-cli: unknown command 'calibrate'\n(run 'tilescope-cli --help' for usage)\n";
             return 2;
         }
+        std::cerr << "calibrate: device-to-device copy bandwidth\n";  // the real CLI's progress, on stderr
         Calibration calibration;
         calibration.gpuName = "Fake GPU";
         calibration.driverVersion = "0.0";

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
 
@@ -288,12 +289,15 @@ void PerformancePageTest::calibrateThroughTheWorker() {
     QTRY_COMPARE_WITH_TIMEOUT(window.gpuRuns()->availability(), GpuRunController::Availability::Available, 20'000);
     QVERIFY(window.calibrateAction()->isEnabled());
     qputenv("FAKE_WORKER_MODE", mode);
+    QSignalSpy steps(window.gpuRuns(), &GpuRunController::calibrationStep);
     window.calibrateAction()->trigger();
     QVERIFY(!window.calibrateAction()->isEnabled());  // busy until the worker ends
     QTRY_VERIFY_WITH_TIMEOUT(!window.gpuRuns()->isBusy(), 20'000);
     QVERIFY(window.calibrateAction()->isEnabled());
     if (failure.isEmpty()) {
         QVERIFY2(messages.isEmpty(), qPrintable(messages.join(QLatin1Char('\n'))));
+        QCOMPARE(steps.size(), 1);
+        QCOMPARE(steps.front().front().toString(), QStringLiteral("device-to-device copy bandwidth"));
         QCOMPARE(window.calibrations()->calibrations().size(), std::size_t{1});
         QCOMPARE(window.calibrations()->calibrations().front().gpuName, std::string("Fake GPU"));
         QCOMPARE(*window.calibrations()->calibrations().front().roofline.bandwidthGBps, 1000.0);
