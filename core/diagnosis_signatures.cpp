@@ -847,6 +847,35 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand("head_dim");
 }
 
+// Triton's second OutOfResources: num_warps x 32 against the loaded function's maximum threads per
+// block (compiler.py _init_handles: OutOfResources(num_warps * warp_size, n_max_threads, "threads")).
+void buildTritonThreads(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const auto required = groupNumber(m, 1);
+    const auto limit = groupNumber(m, 2);
+    b.value("threads", required);
+    b.value("thread_limit", limit);
+    if (required && limit) f.limit = LimitHit{"max_threads_per_block", *limit, *required};
+    f.title = "Triton: num_warps x 32 threads over the kernel's limit" +
+              (required && limit ? ": " + withThousands(*required) + " > " + withThousands(*limit) : std::string());
+    f.explanation = "Triton compared num_warps x 32 with the compiled kernel's maximum threads per block "
+                    "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK): the GPU's 1,024 at most, fewer when the kernel's "
+                    "registers per thread do not fit that many threads in a block's register file.";
+    if (limit && *limit < b.planDevice().maxThreadsPerBlock)
+        f.explanation += " " + withThousands(*limit) + " is below 1,024: the kernel's registers set the limit here, and "
+                         "Tilescope does not know them (Triton picks them).";
+    if (limit) f.fix = "num_warps=" + str(*limit / 32) + " or fewer";
+    if (required && *required % 32 == 0) {
+        b.valueFrom("num_warps", *required / 32, f.line, f.message + " (Required / 32)");
+        // Over the GPU's own limit the triton family reproduces it; under it, registers decide and are unknown.
+        if (limit && *limit == b.planDevice().maxThreadsPerBlock && *required > *limit) {
+            b.kernel("triton", "matmul");
+            b.plan("triton", "matmul", known(b, {"num_warps"}), "num_warps", "the log gives num_warps only: the blocks keep the family's defaults");
+        }
+    }
+    b.fallbackCommand("");
+}
+
 // ptxas' refusal of an entry function whose static shared memory passes the per-block cap (0xc000 =
 // 48 KB on every architecture): the build fails, there is no launch.
 void buildStaticSmem(FindingBuilder& b, const SvMatch& m) {
@@ -1182,6 +1211,8 @@ const std::vector<Signature>& signatures() {
         // triton-lang/triton #384) ran the words together: "shared memoryRequired: NHardware limit: N".
         {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,?\s*Required:\s*(\d+),?\s*Hardware limit:\s*(\d+))",
          V::InvalidLaunch, false, buildSmemOverLimit},
+        {"triton.threads", {"out of resource"}, R"(out of resources?:\s*threads,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
+         V::InvalidLaunch, false, buildTritonThreads},
         {"ptxas.static_smem", {"uses too much shared data"},
          R"(uses too much shared data \((0x[0-9a-f]+) bytes(?:\s*\+\s*(0x[0-9a-f]+) bytes system)?,\s*(0x[0-9a-f]+) max\))",
          V::UnsupportedShape, false, buildStaticSmem},

@@ -61,7 +61,7 @@ public:
     static constexpr int kPdfFontPoints = 9;
     // A figure pushed to the next page shrinks into the gap it would leave when it keeps at least
     // this much of its size; a gap smaller than kPdfMinGap of the page is left as it is.
-    static constexpr double kPdfMinFigureScale = 0.5;
+    static constexpr double kPdfMinFigureScale = 0.4;
     static constexpr double kPdfMinGap = 0.15;
 };
 

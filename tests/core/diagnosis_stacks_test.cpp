@@ -134,6 +134,30 @@ TEST(DiagnosisStacks, TritonConfigSpellings) {
     EXPECT_EQ(config[3].value, 8);
 }
 
+// Triton's "threads" OutOfResources, in the format compiler.py / errors.py print it (no public report
+// quoted here; the figures are a 64-warp config against the 1,024-thread limit, and one under it).
+TEST(DiagnosisStacks, TritonThreadsOverTheGpuLimitIsPlannedAsTheTritonFamily) {
+    const auto f = only("triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. "
+                        "Reducing block sizes or `num_stages` may help.\n");
+    EXPECT_EQ(f.signature, "triton.threads");
+    EXPECT_EQ(shapeValue(f, "num_warps"), 64);
+    ASSERT_TRUE(f.limit);
+    EXPECT_EQ(f.limit->name, "max_threads_per_block");
+    ASSERT_TRUE(f.plan);
+    EXPECT_EQ(f.plan->message,
+              "out of resource: threads, Required: 2048, Hardware limit: 1024. Reducing block sizes or `num_stages` may help.");
+    EXPECT_EQ(replay(f.command).message, f.plan->message);
+    EXPECT_NE(f.fix.find("nearest passing num_warps: 32"), std::string::npos) << f.fix;
+}
+
+TEST(DiagnosisStacks, TritonThreadsUnderTheGpuLimitAreTheRegistersAndUnknown) {
+    const auto f = only("out of resource: threads, Required: 1024, Hardware limit: 768. Reducing block sizes or `num_stages` may help.\n");
+    EXPECT_EQ(f.signature, "triton.threads");
+    EXPECT_FALSE(f.plan) << "registers decide a limit under 1,024, and Triton picks them";
+    EXPECT_NE(f.explanation.find("registers set the limit"), std::string::npos) << f.explanation;
+    EXPECT_EQ(f.fix, "num_warps=24 or fewer");
+}
+
 // vLLM #9913: recognised, but nothing in Tilescope models the Marlin kernel that checks it.
 TEST(DiagnosisStacks, NotDivisibleIsRecognisedWithoutAModel) {
     const auto f = only("ValueError: Weight input_size_per_partition = 10944 is not divisible by min_thread_k = 128. Consider "
