@@ -1,5 +1,7 @@
 #include "core/kernel_family.h"
 
+#include "core/device_spec.h"
+
 namespace tilescope {
 
 int KernelFamily::variantIndex(std::string_view variantName) const {
@@ -7,6 +9,15 @@ int KernelFamily::variantIndex(std::string_view variantName) const {
     for (std::size_t i = 0; i < list.size(); ++i)
         if (list[i].name == variantName) return static_cast<int>(i);
     return -1;
+}
+
+LaunchPlan KernelFamily::startPlan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
+    LaunchPlan plan;
+    plan.family = name();
+    plan.variant = variants()[static_cast<std::size_t>(variant)].name;
+    if (detail == PlanDetail::Full) plan.deviceId = device.id;
+    plan.shape = shape;
+    return plan;
 }
 
 void KernelRegistry::add(std::unique_ptr<KernelFamily> family) { m_families.push_back(std::move(family)); }

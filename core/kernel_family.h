@@ -50,6 +50,11 @@ public:
     virtual bool hasDeviceCode() const { return true; }
 
     int variantIndex(std::string_view variantName) const;  // -1 when unknown
+
+protected:
+    // What every plan starts with: this family, the variant's name, the shape, and the device id
+    // (Full detail only: a sweep cell does not carry it). Planners call it first.
+    LaunchPlan startPlan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const;
 };
 
 class KernelRegistry {

@@ -257,11 +257,7 @@ std::vector<std::string_view> AttentionFamily::kernelSymbols() const {
 }
 
 LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
-    LaunchPlan plan;
-    plan.family = name();
-    plan.variant = variants()[static_cast<std::size_t>(variant)].name;
-    if (detail == PlanDetail::Full) plan.deviceId = device.id;
-    plan.shape = shape;
+    LaunchPlan plan = startPlan(variant, shape, device, detail);
     const bool full = detail == PlanDetail::Full;
     const std::int64_t hd = shape[HeadDim], hdv = shape[HeadDimV];
     // mha_fwd: "causal=true is the same as causal=false" when seqlen_q == 1 (it picks the tile).

@@ -73,11 +73,7 @@ const ParameterList& CustomFamily::parameters() const {
 std::vector<std::string_view> CustomFamily::kernelSymbols() const { return {kCustomKernelSymbol}; }
 
 LaunchPlan CustomFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
-    LaunchPlan plan;
-    plan.family = name();
-    plan.variant = variants()[static_cast<std::size_t>(variant)].name;
-    if (detail == PlanDetail::Full) plan.deviceId = device.id;
-    plan.shape = shape;
+    LaunchPlan plan = startPlan(variant, shape, device, detail);
 
     // Static shared memory past the per-block cap never builds: ptxas refuses the entry function,
     // so there is no launch to check.

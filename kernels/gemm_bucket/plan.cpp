@@ -91,11 +91,7 @@ std::vector<std::string_view> GemmBucketFamily::kernelSymbols() const {
 }
 
 LaunchPlan GemmBucketFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
-    LaunchPlan plan;
-    plan.family = name();
-    plan.variant = variants()[static_cast<std::size_t>(variant)].name;
-    if (detail == PlanDetail::Full) plan.deviceId = device.id;
-    plan.shape = shape;
+    LaunchPlan plan = startPlan(variant, shape, device, detail);
     const bool full = detail == PlanDetail::Full;
     const std::int64_t m = shape[M], n = shape[N], k = shape[K];
 

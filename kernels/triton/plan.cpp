@@ -133,12 +133,8 @@ const ParameterList& TritonFamily::parameters() const {
 std::vector<std::string_view> TritonFamily::kernelSymbols() const { return {kTritonKernelSymbol}; }
 
 LaunchPlan TritonFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
-    LaunchPlan plan;
-    plan.family = name();
-    plan.variant = variants()[static_cast<std::size_t>(variant)].name;
+    LaunchPlan plan = startPlan(variant, shape, device, detail);
     const bool full = detail == PlanDetail::Full;
-    if (full) plan.deviceId = device.id;
-    plan.shape = shape;
 
     for (const int block : {BlockM, BlockN, BlockK}) {
         const std::int64_t value = shape[block];
