@@ -14,6 +14,17 @@ namespace tilescope {
 
 namespace {
 
+// A zero-width space after each comma that has none: a fix's shape list
+// ("batch=4,seqlen_q=4096,...") is one word to the line breaker, and at 1,024 px it widened the
+// window past the screen (issue #15 item 12). text() strips them again.
+constexpr QChar kBreakOpportunity(0x200B);
+
+QString breakable(QString escaped) {
+    for (qsizetype i = escaped.size() - 2; i >= 0; --i)
+        if (escaped[i] == QLatin1Char(',') && !escaped[i + 1].isSpace()) escaped.insert(i + 1, kBreakOpportunity);
+    return escaped;
+}
+
 QString describe(const LaunchPlan& plan) {
     if (plan.ok()) {
         QString text = QStringLiteral("<b>ok</b> — launches");
@@ -22,15 +33,15 @@ QString describe(const LaunchPlan& plan) {
         if (plan.paddingWaste > 0) text += QStringLiteral(", padding waste %1 %").arg(plan.paddingWaste * 100.0, 0, 'f', 1);
         text += plan.occupancy ? QStringLiteral(", occupancy %1 %").arg(plan.occupancy->occupancyPct, 0, 'f', 0)
                                : QStringLiteral(", occupancy unknown (registers unknown)");
-        if (!plan.note.empty()) text += QStringLiteral("<br>%1").arg(QString::fromStdString(plan.note).toHtmlEscaped());
+        if (!plan.note.empty()) text += QStringLiteral("<br>%1").arg(breakable(QString::fromStdString(plan.note).toHtmlEscaped()));
         return text;
     }
     QString text = QStringLiteral("<b>%1</b>: %2")
-                       .arg(toQString(verdictName(plan.verdict)), QString::fromStdString(plan.message).toHtmlEscaped());
+                       .arg(toQString(verdictName(plan.verdict)), breakable(QString::fromStdString(plan.message).toHtmlEscaped()));
     if (plan.limit)
         text += QStringLiteral("<br>limit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)).toHtmlEscaped());
     if (plan.cudaError) text += QStringLiteral(" (%1, %2)").arg(toQString(plan.cudaError->name)).arg(plan.cudaError->code);
-    if (!plan.fix.empty()) text += QStringLiteral("<br>fix: %1").arg(QString::fromStdString(plan.fix).toHtmlEscaped());
+    if (!plan.fix.empty()) text += QStringLiteral("<br>fix: %1").arg(breakable(QString::fromStdString(plan.fix).toHtmlEscaped()));
     return text;
 }
 
@@ -57,7 +68,7 @@ VerdictBannerWidget::VerdictBannerWidget(ExplorerState* state, QWidget* parent)
 QString VerdictBannerWidget::text() const {
     QTextDocument document;
     document.setHtml(m_label->text());
-    return document.toPlainText();
+    return document.toPlainText().remove(kBreakOpportunity);
 }
 
 void VerdictBannerWidget::refresh() {

@@ -43,6 +43,7 @@ private slots:
     void everyVariantOpensOnAMapWithABoundary();
     void plotLabelsFitAt1024By700();
     void theDiagnoseDockAndATraceFitAt1024By700();
+    void aFixWithALongShapeListWrapsAt1024();
 };
 
 void ExplorerPanelsTest::arrowsAndPagesStepToAcceptedValues() {
@@ -295,6 +296,23 @@ void ExplorerPanelsTest::theDiagnoseDockAndATraceFitAt1024By700() {
         QCoreApplication::processEvents();
         QVERIFY2(window.width() == 1024, qPrintable(QStringLiteral("%1 page: the window is %2 px wide").arg(QLatin1String(page)).arg(window.width())));
     }
+}
+
+// Issue #15 item 12: the fix's shape list ("batch=4,seqlen_q=4096,...,num_splits=0") is one word to the
+// line breaker, so the banner held the window at 1,034 px (sm120_tile_search against rtx-5090).
+void ExplorerPanelsTest::aFixWithALongShapeListWrapsAt1024() {
+    MainWindow window(false);
+    QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("sm120_tile_search")));
+    QVERIFY(window.state()->setCompareDevice(QStringLiteral("rtx-5090")));
+    QVERIFY(window.state()->setShapeText(QStringLiteral("batch=4,seqlen_q=4096,seqlen_k=4096,heads=32,head_dim=512,head_dim_v=512")));
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    VerdictBannerWidget* banner = window.banner();
+    QVERIFY(banner);
+    QVERIFY2(banner->text().contains(QStringLiteral("batch=4,seqlen_q=4096")), qPrintable(banner->text()));
+    QCOMPARE(window.width(), 1024);
 }
 
 }  // namespace tilescope
