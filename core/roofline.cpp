@@ -145,7 +145,7 @@ std::string formatAchieved(const AchievedFigures& f) {
 }
 
 std::string formatEstimate(const RooflineEstimate& e, RooflineSource source) {
-    return "estimate " + number(e.estimateUs, 2) + " us (" + std::string(rooflineSourceName(source)) + " roofline bound " +
+    return number(e.estimateUs, 2) + " us (" + std::string(rooflineSourceName(source)) + " roofline bound " +
            number(e.boundUs, 2) + " us x " + number(e.waveFactor, 2) + " wave quantisation)";
 }
 

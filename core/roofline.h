@@ -80,7 +80,7 @@ RooflineDtype rooflineDtypeOf(std::string_view family);
 std::string formatRoofline(const Roofline& roofline);
 // "234.5 GB/s, 3.61 TFLOP/s, 3.9 % of the datasheet roofline (bound 1.46 us)".
 std::string formatAchieved(const AchievedFigures& figures);
-// "estimate 2.67 us (datasheet roofline bound 2.00 us x 1.33 wave quantisation)".
+// "2.67 us (datasheet roofline bound 2.00 us x 1.33 wave quantisation)": the caller names it an estimate.
 std::string formatEstimate(const RooflineEstimate& estimate, RooflineSource source);
 
 // JSON forms (null where unknown) for `run --json`, `sweep --run`, `plan --estimate --json`, `trace summary --json`.
