@@ -72,10 +72,16 @@ void printJson(const ordered_json& j) { std::cout << j.dump(2) << '\n'; }
 void runDevices(const std::string& id, bool json) {
     if (!id.empty()) {
         const DeviceSpec device = orUsageError(resolveDevice(id, database()));
-        if (json) return printJson(deviceToJson(device));
-        const ordered_json j = deviceToJson(device);
+        // The roofline's compute ceilings are not launch limits (deviceToJson, which traces embed,
+        // leaves them out), but `devices ID` is where a user looks for every figure of a GPU.
+        ordered_json j = deviceToJson(device);
+        j["fp16_tensor_tflops"] = device.fp16TensorTflops ? ordered_json(*device.fp16TensorTflops) : ordered_json(nullptr);
+        j["bf16_tensor_tflops"] = device.bf16TensorTflops ? ordered_json(*device.bf16TensorTflops) : ordered_json(nullptr);
+        j["peak_source"] = device.peakSource.empty() ? ordered_json(nullptr) : ordered_json(device.peakSource);
+        if (json) return printJson(j);
         std::vector<std::vector<std::string>> rows{{"field", "value"}};
-        for (const auto& [key, value] : j.items()) rows.push_back({key, value.is_string() ? value.get<std::string>() : value.dump()});
+        for (const auto& [key, value] : j.items())
+            rows.push_back({key, value.is_string() ? value.get<std::string>() : value.is_null() ? "unknown" : value.dump()});
         printTable(std::cout, rows);
         return;
     }
