@@ -1,6 +1,5 @@
 #include "ui/launch_page.h"
 
-#include <QEvent>
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
@@ -30,7 +29,7 @@ constexpr int kAxisAndLegendHeight = 92;
 }  // namespace
 
 LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
-    : QWidget(parent), m_state(state), m_model(new LaunchModel(this)), m_plot(new PlotWidget), m_table(new QTableView) {
+    : PlotPage(parent), m_state(state), m_model(new LaunchModel(this)), m_plot(new PlotWidget), m_table(new QTableView) {
     setObjectName(QStringLiteral("launchPage"));
     m_plot->setObjectName(QStringLiteral("launch"));
     m_within = new QCPBars(m_plot->yAxis, m_plot->xAxis);
@@ -76,13 +75,13 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
-    connect(state, &ExplorerState::changed, this, &LaunchPage::refresh);
-    refresh();
+    connect(state, &ExplorerState::changed, this, &LaunchPage::updateModel);
+    updateModel();
 }
 
 bool LaunchPage::showsNoLaunch() const { return m_stack->currentWidget() == m_noLaunch; }
 
-void LaunchPage::refresh() {
+void LaunchPage::updateModel() {
     const LaunchPlan& plan = m_state->plan();
     m_model->setUsage(callLaunchUsage(plan, m_state->device()));
     if (!plan.hasLaunch()) {
@@ -94,30 +93,10 @@ void LaunchPage::refresh() {
         return;
     }
     m_stack->setCurrentIndex(0);
-    if (isVisible())
-        refreshPlot();
-    else
-        m_plotDirty = true;
+    scheduleRefresh();
 }
 
-void LaunchPage::changeEvent(QEvent* event) {
-    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
-    if (event->type() == QEvent::PaletteChange) {
-        if (isVisible())
-            refreshPlot();
-        else
-            m_plotDirty = true;
-    }
-    QWidget::changeEvent(event);
-}
-
-void LaunchPage::showEvent(QShowEvent* event) {
-    if (m_plotDirty) refreshPlot();
-    QWidget::showEvent(event);
-}
-
-void LaunchPage::refreshPlot() {
-    m_plotDirty = false;
+void LaunchPage::refreshPlots() {
     const auto& rows = m_model->usage();
     m_plot->clearItems();
     // On the grid layer, under the bars.

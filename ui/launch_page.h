@@ -3,7 +3,7 @@
 // of two kernels (split-KV attention) shows the second launch's bars below the first's.
 #pragma once
 
-#include <QWidget>
+#include "ui/plot_page.h"
 
 class QLabel;
 class QStackedWidget;
@@ -16,7 +16,7 @@ class ExplorerState;
 class LaunchModel;
 class PlotWidget;
 
-class LaunchPage : public QWidget {
+class LaunchPage : public PlotPage {
     Q_OBJECT
 public:
     explicit LaunchPage(ExplorerState* state, QWidget* parent = nullptr);
@@ -28,17 +28,12 @@ public:
     bool showsNoLaunch() const;
     PlotWidget* plot() const { return m_plot; }
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
-
 private:
     // The model follows every change; the plot is rebuilt only while the page is visible.
-    void refresh();
-    void refreshPlot();
+    void updateModel();
+    void refreshPlots() override;
 
     ExplorerState* m_state;
-    bool m_plotDirty = false;
     LaunchModel* m_model;
     PlotWidget* m_plot;
     QCPBars* m_within;

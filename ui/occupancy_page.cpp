@@ -1,6 +1,5 @@
 #include "ui/occupancy_page.h"
 
-#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
@@ -41,7 +40,7 @@ void markPoint(PlotWidget* plot, double x, double y, const QColor& colour, const
 }  // namespace
 
 OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
-    : QWidget(parent), m_state(state), m_assumedRegisters(new QSpinBox), m_summary(new QLabel) {
+    : PlotPage(parent), m_state(state), m_assumedRegisters(new QSpinBox), m_summary(new QLabel) {
     setObjectName(QStringLiteral("occupancyPage"));
     static const char* const kNames[] = {"occupancy-block-size", "occupancy-registers", "occupancy-shared-memory"};
     static const char* const kTitles[] = {QT_TR_NOOP("Threads per block"), QT_TR_NOOP("Registers per thread"),
@@ -81,38 +80,14 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
     grid->addWidget(m_plots[1], 0, 1);
     grid->addWidget(m_plots[2], 1, 0);
     grid->addWidget(side, 1, 1);
-    connect(m_assumedRegisters, &QSpinBox::valueChanged, this, &OccupancyPage::refresh);
+    connect(m_assumedRegisters, &QSpinBox::valueChanged, this, &OccupancyPage::refreshNow);
     connect(state, &ExplorerState::changed, this, &OccupancyPage::scheduleRefresh);
-    refresh();
+    refreshNow();
 }
 
 QString OccupancyPage::summary() const { return m_summary->text(); }
 
-void OccupancyPage::scheduleRefresh() {
-    if (isVisible())
-        refresh();
-    else
-        m_dirty = true;
-}
-
-void OccupancyPage::changeEvent(QEvent* event) {
-    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
-    if (event->type() == QEvent::PaletteChange) {
-        if (isVisible())
-            refresh();
-        else
-            m_dirty = true;
-    }
-    QWidget::changeEvent(event);
-}
-
-void OccupancyPage::showEvent(QShowEvent* event) {
-    if (m_dirty) refresh();
-    QWidget::showEvent(event);
-}
-
-void OccupancyPage::refresh() {
-    m_dirty = false;
+void OccupancyPage::refreshPlots() {
     const LaunchPlan& plan = m_state->plan();
     const bool registersKnown = plan.registers.has_value();
     m_assumedRegisters->setEnabled(!registersKnown);

@@ -3,7 +3,7 @@
 // configuration marked, the limiter named and the compare-device as a second series.
 #pragma once
 
-#include <QWidget>
+#include "ui/plot_page.h"
 
 class QLabel;
 class QSpinBox;
@@ -15,7 +15,7 @@ class PlotWidget;
 struct DeviceSpec;
 struct OccupancyCurveInput;
 
-class OccupancyPage : public QWidget {
+class OccupancyPage : public PlotPage {
     Q_OBJECT
 public:
     explicit OccupancyPage(ExplorerState* state, QWidget* parent = nullptr);
@@ -26,18 +26,11 @@ public:
     QSpinBox* assumedRegistersBox() const { return m_assumedRegisters; }
     QString summary() const;
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
-
 private:
-    // Hidden pages only note that they are stale, so a held spin box costs the GUI thread
-    // the visible page alone; they catch up when shown.
-    void scheduleRefresh();
-    void refresh();
+    // The plots and the summary beside them.
+    void refreshPlots() override;
 
     ExplorerState* m_state;
-    bool m_dirty = false;
     PlotWidget* m_plots[3];
     QSpinBox* m_assumedRegisters;
     QLabel* m_summary;

@@ -1,7 +1,6 @@
 #include "ui/performance_page.h"
 
 #include <QComboBox>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -51,7 +50,7 @@ QString elided(const std::string& text) {
 }  // namespace
 
 PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* calibrations, QWidget* parent)
-    : QWidget(parent), m_document(document), m_calibrations(calibrations), m_stack(new QStackedWidget), m_empty(new QLabel),
+    : PlotPage(parent), m_document(document), m_calibrations(calibrations), m_stack(new QStackedWidget), m_empty(new QLabel),
       m_sweep(new QComboBox), m_metric(new QComboBox), m_estimate(new QComboBox), m_roofline(new QLabel), m_plot(new PlotWidget),
       m_cliffs(new QLabel), m_notes(new QLabel), m_table(new QTableWidget) {
     setObjectName(QStringLiteral("performancePage"));
@@ -167,27 +166,10 @@ void PerformancePage::rebuildSweeps() {
     scheduleRefresh();
 }
 
-void PerformancePage::scheduleRefresh() {
-    if (isVisible()) refresh();
-    else m_dirty = true;
-}
+// Light/dark switch: the first line's colour comes from the palette; the series stays.
+void PerformancePage::recolour() { redraw(); }
 
-void PerformancePage::showEvent(QShowEvent* event) {
-    if (m_dirty) refresh();
-    QWidget::showEvent(event);
-}
-
-void PerformancePage::changeEvent(QEvent* event) {
-    // Light/dark switch: the first line's colour comes from the palette.
-    if (event->type() == QEvent::PaletteChange) {
-        if (isVisible()) redraw();
-        else m_dirty = true;
-    }
-    QWidget::changeEvent(event);
-}
-
-void PerformancePage::refresh() {
-    m_dirty = false;
+void PerformancePage::refreshPlots() {
     const int index = m_sweep->currentIndex();
     if (index < 0 || index >= static_cast<int>(m_sweeps.size())) {
         m_series = {};

@@ -5,10 +5,10 @@
 // The series comes ready from core/performance_series; this page only draws it.
 #pragma once
 
-#include <QWidget>
 #include <vector>
 
 #include "core/performance_series.h"
+#include "ui/plot_page.h"
 
 class QComboBox;
 class QLabel;
@@ -23,7 +23,7 @@ class ExplorerState;
 class PlotWidget;
 class TraceDocument;
 
-class PerformancePage : public QWidget {
+class PerformancePage : public PlotPage {
     Q_OBJECT
 public:
     PerformancePage(TraceDocument* document, CalibrationStore* calibrations, QWidget* parent = nullptr);
@@ -40,15 +40,11 @@ public:
     bool isEmptyState() const;
     void setMetric(PerformanceMetric metric);
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
-
 private:
-    void rebuildSweeps();   // the trace changed: find its sweeps
-    void scheduleRefresh();
-    void refresh();         // the series of the chosen sweep
-    void redraw();          // the plot and table in the chosen metric
+    void rebuildSweeps();            // the trace changed: find its sweeps
+    void refreshPlots() override;    // the series of the chosen sweep
+    void recolour() override;        // the palette changed: redraw() the same series
+    void redraw();                   // the plot and table in the chosen metric
     void fillTable();
     void showPointTip(QMouseEvent* event);
 
@@ -56,7 +52,6 @@ private:
     CalibrationStore* m_calibrations;
     std::vector<MeasuredSweep> m_sweeps;
     PerformanceSeries m_series;
-    bool m_dirty = false;
     QStackedWidget* m_stack;
     QLabel* m_empty;
     QComboBox* m_sweep;

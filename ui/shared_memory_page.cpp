@@ -1,6 +1,5 @@
 #include "ui/shared_memory_page.h"
 
-#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -22,7 +21,7 @@ const QColor kCompareColour(0xE6, 0x9F, 0x00);
 }  // namespace
 
 SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
-    : QWidget(parent), m_state(state), m_model(new CandidateModel(this)), m_plot(new PlotWidget), m_table(new QTableView),
+    : PlotPage(parent), m_state(state), m_model(new CandidateModel(this)), m_plot(new PlotWidget), m_table(new QTableView),
       m_note(new QLabel) {
     setObjectName(QStringLiteral("sharedMemoryPage"));
     m_plot->setObjectName(QStringLiteral("shared-memory"));
@@ -44,36 +43,16 @@ SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_note);
     layout->addWidget(splitter, 1);
-    connect(state, &ExplorerState::changed, this, &SharedMemoryPage::refresh);
-    refresh();
+    connect(state, &ExplorerState::changed, this, &SharedMemoryPage::updateModel);
+    updateModel();
 }
 
-void SharedMemoryPage::refresh() {
+void SharedMemoryPage::updateModel() {
     m_model->setPlan(m_state->plan());
-    if (isVisible())
-        refreshPlot();
-    else
-        m_plotDirty = true;
+    scheduleRefresh();
 }
 
-void SharedMemoryPage::changeEvent(QEvent* event) {
-    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
-    if (event->type() == QEvent::PaletteChange) {
-        if (isVisible())
-            refreshPlot();
-        else
-            m_plotDirty = true;
-    }
-    QWidget::changeEvent(event);
-}
-
-void SharedMemoryPage::showEvent(QShowEvent* event) {
-    if (m_plotDirty) refreshPlot();
-    QWidget::showEvent(event);
-}
-
-void SharedMemoryPage::refreshPlot() {
-    m_plotDirty = false;
+void SharedMemoryPage::refreshPlots() {
     const LaunchPlan& plan = m_state->plan();
     m_plot->clearPlottables();
     m_plot->clearItems();

@@ -2,7 +2,7 @@
 // capacity line of each device, the chosen one highlighted.
 #pragma once
 
-#include <QWidget>
+#include "ui/plot_page.h"
 
 class QLabel;
 class QTableView;
@@ -13,7 +13,7 @@ class CandidateModel;
 class ExplorerState;
 class PlotWidget;
 
-class SharedMemoryPage : public QWidget {
+class SharedMemoryPage : public PlotPage {
     Q_OBJECT
 public:
     explicit SharedMemoryPage(ExplorerState* state, QWidget* parent = nullptr);
@@ -21,17 +21,12 @@ public:
     CandidateModel* model() const { return m_model; }
     PlotWidget* plot() const { return m_plot; }
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
-
 private:
     // The model follows every change; the plot is rebuilt only while the page is visible.
-    void refresh();
-    void refreshPlot();
+    void updateModel();
+    void refreshPlots() override;
 
     ExplorerState* m_state;
-    bool m_plotDirty = false;
     CandidateModel* m_model;
     PlotWidget* m_plot;
     QTableView* m_table;

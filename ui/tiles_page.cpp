@@ -1,6 +1,5 @@
 #include "ui/tiles_page.h"
 
-#include <QEvent>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -30,7 +29,7 @@ int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t
 }  // namespace
 
 TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
-    : QWidget(parent), m_state(state), m_plot(new PlotWidget), m_parameter(new QComboBox), m_from(new ShapeSpinBox({})),
+    : PlotPage(parent), m_state(state), m_plot(new PlotWidget), m_parameter(new QComboBox), m_from(new ShapeSpinBox({})),
       m_to(new ShapeSpinBox({})), m_summary(new QLabel), m_figures(new QLabel) {
     setObjectName(QStringLiteral("tilesPage"));
     m_plot->setObjectName(QStringLiteral("tiles"));
@@ -65,8 +64,8 @@ TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
     layout->addWidget(m_figures);
     layout->addWidget(m_summary);
     connect(m_parameter, &QComboBox::currentIndexChanged, this, &TilesPage::setParameter);
-    connect(m_from, &QSpinBox::valueChanged, this, &TilesPage::refresh);
-    connect(m_to, &QSpinBox::valueChanged, this, &TilesPage::refresh);
+    connect(m_from, &QSpinBox::valueChanged, this, &TilesPage::refreshNow);
+    connect(m_to, &QSpinBox::valueChanged, this, &TilesPage::refreshNow);
     connect(state, &ExplorerState::kernelChanged, this, &TilesPage::resetForFamily);
     connect(state, &ExplorerState::changed, this, &TilesPage::scheduleRefresh);
     resetForFamily();
@@ -106,31 +105,7 @@ void TilesPage::setParameter(int parameter) {
     scheduleRefresh();
 }
 
-void TilesPage::scheduleRefresh() {
-    if (isVisible())
-        refresh();
-    else
-        m_dirty = true;
-}
-
-void TilesPage::changeEvent(QEvent* event) {
-    // Light/dark switch: series colours come from the palette, so rebuild (now or when shown).
-    if (event->type() == QEvent::PaletteChange) {
-        if (isVisible())
-            refresh();
-        else
-            m_dirty = true;
-    }
-    QWidget::changeEvent(event);
-}
-
-void TilesPage::showEvent(QShowEvent* event) {
-    if (m_dirty) refresh();
-    QWidget::showEvent(event);
-}
-
-void TilesPage::refresh() {
-    m_dirty = false;
+void TilesPage::refreshPlots() {
     const int parameter = m_parameter->currentIndex();
     if (parameter < 0) return;
     const ParameterSpec& spec = m_state->parameters()[static_cast<std::size_t>(parameter)];

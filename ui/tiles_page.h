@@ -2,9 +2,8 @@
 // gemm_bucket cell staircase with its padding waste, head_dim -> the attention tile).
 #pragma once
 
-#include <QWidget>
-
 #include "core/tile_series.h"
+#include "ui/plot_page.h"
 
 class QComboBox;
 class QLabel;
@@ -17,7 +16,7 @@ class KernelFamily;
 class PlotWidget;
 class ShapeSpinBox;
 
-class TilesPage : public QWidget {
+class TilesPage : public PlotPage {
     Q_OBJECT
 public:
     explicit TilesPage(ExplorerState* state, QWidget* parent = nullptr);
@@ -30,20 +29,13 @@ public:
     QSpinBox* toBox() const;
     QString summaryText() const;
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void changeEvent(QEvent* event) override;  // palette changes recolour the plot
-
 private:
-    // Hidden pages only note that they are stale, so a held spin box costs the GUI thread
-    // the visible page alone; they catch up when shown.
-    void scheduleRefresh();
     void resetForFamily();
-    void refresh();
+    // The series along the chosen axis, its plot and the figures and summary under it.
+    void refreshPlots() override;
 
     ExplorerState* m_state;
     const KernelFamily* m_family = nullptr;  // a new variant of it keeps the parameter and range
-    bool m_dirty = false;
     PlotWidget* m_plot;
     QComboBox* m_parameter;
     ShapeSpinBox* m_from;
