@@ -4,6 +4,7 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <cmath>
+#include <optional>
 
 #include "core/boundary_colours.h"
 #include "core/sweep.h"
@@ -17,6 +18,36 @@
 
 using namespace tilescope;
 
+namespace {
+
+// fa2 decoding on H200: one query per sequence, 32 heads; num_splits forced where given.
+bool setDecodeShape(MainWindow& window, std::optional<std::int64_t> numSplits = std::nullopt) {
+    if (!window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2"))) return false;
+    if (!window.state()->setDevice(QStringLiteral("h200"))) return false;
+    const ParameterList& p = window.state()->parameters();
+    Shape shape = window.state()->shape();
+    shape[parameterIndex(p, "seqlen_q")] = 1;
+    shape[parameterIndex(p, "heads")] = 32;
+    if (numSplits) shape[parameterIndex(p, "num_splits")] = *numSplits;
+    return window.state()->setShape(shape);
+}
+
+// The Boundaries map over two axes given as sweep text, once it is computed; null when an axis does
+// not parse or no map came.
+const BoundaryResult* mapOver(MainWindow& window, const char* x, const char* y) {
+    const ParameterList& p = window.state()->parameters();
+    const auto xAxis = parseSweepAxis(x, p);
+    const auto yAxis = parseSweepAxis(y, p);
+    if (!xAxis || !yAxis) return nullptr;
+    BoundaryPage* page = window.boundaryPage();
+    page->setAxis(false, *xAxis);
+    page->setAxis(true, *yAxis);
+    if (!window.waitUntilIdle(30000)) return nullptr;
+    return page->result();
+}
+
+}  // namespace
+
 class BoundarySplitTest : public QObject {
     Q_OBJECT
 private slots:
@@ -26,22 +57,10 @@ private slots:
         MainWindow window(false);
         window.resize(1400, 900);
         window.show();
-        QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
-        QVERIFY(window.state()->setDevice(QStringLiteral("h200")));
-        const ParameterList& p = window.state()->parameters();
-        Shape shape = window.state()->shape();
-        shape[parameterIndex(p, "seqlen_q")] = 1;
-        shape[parameterIndex(p, "heads")] = 32;
-        window.state()->setShape(shape);
+        QVERIFY(setDecodeShape(window));
         QVERIFY(window.showPage(QStringLiteral("boundaries")));
         BoundaryPage* page = window.boundaryPage();
-        auto x = parseSweepAxis("seqlen_k=64:2048:+64", p);
-        auto y = parseSweepAxis("batch=1:8", p);
-        QVERIFY(x && y);
-        page->setAxis(false, *x);
-        page->setAxis(true, *y);
-        QVERIFY(window.waitUntilIdle(30000));
-        const BoundaryResult* result = page->result();
+        const BoundaryResult* result = mapOver(window, "seqlen_k=64:2048:+64", "batch=1:8");
         QVERIFY(result);
         const BoundaryMap& map = result->map;
         QCOMPARE(map.width(), 32);
@@ -84,25 +103,14 @@ private slots:
 
     void forcedSplitsShowTheGridZEdgeAndNoSplitLine() {
         MainWindow window(false);
-        QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
-        QVERIFY(window.state()->setDevice(QStringLiteral("h200")));
-        const ParameterList& p = window.state()->parameters();
-        Shape shape = window.state()->shape();
-        shape[parameterIndex(p, "seqlen_q")] = 1;
-        shape[parameterIndex(p, "heads")] = 32;
-        shape[parameterIndex(p, "num_splits")] = 4;
-        window.state()->setShape(shape);
+        QVERIFY(setDecodeShape(window, 4));
         BoundaryPage* page = window.boundaryPage();
-        auto x = parseSweepAxis("seqlen_k=64:1024:+64", p);
-        auto y = parseSweepAxis("batch=2040:2056", p);
-        QVERIFY(x && y);
-        page->setAxis(false, *x);
-        page->setAxis(true, *y);
-        QVERIFY(window.waitUntilIdle(30000));
-        const BoundaryMap& map = page->result()->map;
+        const BoundaryResult* result = mapOver(window, "seqlen_k=64:1024:+64", "batch=2040:2056");
+        QVERIFY(result);
+        const BoundaryMap& map = result->map;
         for (int iy = 0; iy < map.height(); ++iy)
             QCOMPARE(map.cell(0, iy).verdict == Verdict::Ok, map.yAxis()->values[static_cast<std::size_t>(iy)] <= 65535 / 32);
-        QVERIFY(page->result()->splitOutline.empty());
+        QVERIFY(result->splitOutline.empty());
         QVERIFY(!page->splitOutlineCurve()->visible());
         QVERIFY(page->splitLabelTexts().isEmpty());
         QVERIFY2(page->legendText().contains(QStringLiteral("splits its work 4 ways")), qPrintable(page->legendText()));

@@ -14,6 +14,7 @@
 #include "core/fix_finder.h"
 #include "core/json_io.h"
 #include "kernels/builtin_kernels.h"
+#include "tests/ui/measured_calibration.h"
 
 namespace {
 
@@ -64,16 +65,8 @@ int main(int argc, char** argv) {
             return 2;
         }
         std::cerr << "calibrate: device-to-device copy bandwidth\n";  // the real CLI's progress, on stderr
-        Calibration calibration;
-        calibration.gpuName = "Fake GPU";
-        calibration.driverVersion = "0.0";
-        calibration.measuredAt = "2026-12-01T11:00:00Z";
-        calibration.roofline.bandwidthGBps = 1000.0;
-        calibration.roofline.fp16Tflops = 100.0;
-        calibration.roofline.bf16Tflops = 100.0;
-        calibration.roofline.source = RooflineSource::Measured;
-        calibration.roofline.provenance = "fake worker";
-        std::cout << calibrationToJson(calibration) << std::endl;
+        std::cout << calibrationToJson(measuredCalibration("Fake GPU", "0.0", "2026-12-01T11:00:00Z", 1000.0, 100.0, "fake worker"))
+                  << std::endl;
         return 0;
     }
     auto kernel = resolveKernel(builtinKernels(), argument(argc, argv, "-k"), argument(argc, argv, "-v"));

@@ -13,6 +13,7 @@
 
 #include "core/kineto_import.h"
 #include "kernels/builtin_kernels.h"
+#include "tests/ui/measured_calibration.h"
 #include "ui/calibration_store.h"
 #include "ui/gpu_run_controller.h"
 #include "ui/main_window.h"
@@ -44,16 +45,8 @@ QList<QCPItemText*> cliffLabels(PlotWidget* plot) {
 }
 
 Calibration h200Calibration() {
-    Calibration c;
-    c.gpuName = "NVIDIA H200";
-    c.driverVersion = "580.159.04";
-    c.measuredAt = "2026-12-01T10:30:00Z";
-    c.roofline.bandwidthGBps = 4100.0;
-    c.roofline.fp16Tflops = 720.0;
-    c.roofline.bf16Tflops = 720.0;
-    c.roofline.source = RooflineSource::Measured;
-    c.roofline.provenance = "calibrate 2026-12-01, driver 580.159.04";
-    return c;
+    return measuredCalibration("NVIDIA H200", "580.159.04", "2026-12-01T10:30:00Z", 4100.0, 720.0,
+                               "calibrate 2026-12-01, driver 580.159.04");
 }
 
 }  // namespace
