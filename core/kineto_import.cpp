@@ -1,13 +1,10 @@
-// The Kineto import streams the file through a small buffer: a byte scanner finds each
-// traceEvents entry (strings and nesting respected, bracket pairs checked), a cheap look at
-// its "cat" skips what is not a kernel or a launch call, and simdjson's On-Demand parser reads
+// The Kineto import streams the file through a small buffer: the byte scanner of core/json_stream
+// finds each traceEvents entry (strings and nesting respected, bracket pairs checked), a cheap look
+// at its "cat" skips what is not a kernel or a launch call, and simdjson's On-Demand parser reads
 // the few events that are. Nothing is kept per event except kernels and launch calls.
 #include "core/kineto_import.h"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,60 +14,20 @@
 
 #include <simdjson.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
+#include "core/json_stream.h"
 #include "core/kineto_checks.h"
 
 namespace tilescope {
 
 namespace {
 
-constexpr std::size_t kMinReadChunk = 4096;
-constexpr std::size_t kPadding = simdjson::SIMDJSON_PADDING;  // simdjson reads up to this far past a value
-constexpr int kMaxNesting = 256;                     // Kineto events nest 4 deep
-constexpr std::uint64_t kProgressStep = std::uint64_t{16} << 20;
 constexpr std::size_t kMaxCapturedScalar = 256;  // top-level version fields
 constexpr std::int64_t kNsPerUs = 1000;
 constexpr std::int64_t kMaxKinetoInteger = std::int64_t{1} << 53;  // beyond what a profiler writes
 
-// ---- byte search (SSE2 where available)
-
-// Bit i set when byte i of the 64 at `b` is '"', '\\', '{', '}', '[' or ']'. The buffer is padded:
-// reading 64 bytes from any position before its end is safe.
-std::uint64_t interestingMask(const char* b) {
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i open = _mm_set1_epi8('{');
-    const __m128i close = _mm_set1_epi8('}');
-    const __m128i lower = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
-    std::uint64_t mask = 0;
-    for (int k = 0; k < 4; ++k) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * k));
-        const __m128i folded = _mm_or_si128(v, lower);
-        const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                          _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
-        mask |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(hits))) << (16 * k);
-    }
-    return mask;
-#else
-    std::uint64_t mask = 0;
-    for (int i = 0; i < 64; ++i) {
-        const char c = b[i];
-        if (c == '"' || c == '\\' || c == '{' || c == '}' || c == '[' || c == ']') mask |= std::uint64_t{1} << i;
-    }
-    return mask;
-#endif
-}
-
-bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-
 // "1695835573023613" or "4203669603771.648" microseconds -> nanoseconds, exactly.
 std::optional<std::int64_t> microsToNs(std::string_view raw) {
-    while (!raw.empty() && isSpace(raw.back())) raw.remove_suffix(1);
+    while (!raw.empty() && isJsonSpace(raw.back())) raw.remove_suffix(1);
     if (raw.empty()) return std::nullopt;
     if (raw.find_first_of("eE") != std::string_view::npos) {
         const double v = std::strtod(std::string(raw).c_str(), nullptr);
@@ -112,60 +69,6 @@ std::optional<std::int64_t> microsToNs(std::string_view raw) {
     return negative ? -ns : ns;
 }
 
-// ---- the input: gzip or plain, through zlib's gz* interface (plain files pass through)
-
-// What a zlib error of a gzip stream means to a user. `message` is gzerror's "PATH: what".
-std::string describeGzipError(int code, const char* message, std::uint64_t fileBytes) {
-    std::string what = message ? message : "";
-    if (auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
-    if (code == Z_ERRNO) return "cannot read: " + std::string(std::strerror(errno));
-    if (code == Z_BUF_ERROR)  // zlib: "unexpected end of file"
-        return "the gzip stream ends before its end marker (the file's " + std::to_string(fileBytes) +
-               " bytes stop inside the compressed data; truncated?)";
-    if (what == "incorrect data check")
-        return "the gzip stream is corrupt: its CRC-32 does not match the decompressed data (damaged file?)";
-    if (what == "incorrect length check")
-        return "the gzip stream is corrupt: its recorded length does not match the decompressed data (damaged file?)";
-    return "cannot decompress: the gzip stream is corrupt (zlib: " + (what.empty() ? std::string("error ") + std::to_string(code) : what) + ")";
-}
-
-class Input {
-public:
-    ~Input() {
-        if (m_file) gzclose(m_file);
-    }
-    Result<void> open(const std::string& path) {
-        std::error_code ec;
-        m_size = std::filesystem::file_size(path, ec);
-        if (ec) return makeError(path + ": cannot open: " + ec.message());
-        m_file = gzopen(path.c_str(), "rb");
-        if (!m_file) return makeError(path + ": cannot open");
-        gzbuffer(m_file, 1 << 20);
-        return {};
-    }
-    // Bytes read into `out`, 0 at the end; an error for a corrupt gzip stream, or one that ends
-    // before its trailer. zlib hands out what it could inflate from a cut stream and flags the cut
-    // only in gzerror: that data is passed on, and the read after it (0 bytes) fails, so the error
-    // names the byte of JSON where the stream stopped, as a cut plain file's does.
-    Result<std::size_t> read(char* out, std::size_t n) {
-        const int got = gzread(m_file, out, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
-        if (got > 0) return static_cast<std::size_t>(got);
-        int code = Z_OK;
-        const char* message = gzerror(m_file, &code);
-        if (got == 0 && (code == Z_OK || code == Z_STREAM_END)) return std::size_t{0};
-        return makeError(describeGzipError(code, message, m_size));
-    }
-    std::uint64_t size() const { return m_size; }
-    std::uint64_t position() const {
-        const auto offset = gzoffset(m_file);
-        return offset < 0 ? 0 : static_cast<std::uint64_t>(offset);
-    }
-
-private:
-    gzFile m_file = nullptr;
-    std::uint64_t m_size = 0;
-};
-
 // ---- per-run state
 
 struct LaunchCall {
@@ -177,39 +80,24 @@ struct ConfigKeyHash {
     std::size_t operator()(const std::string& s) const { return std::hash<std::string>{}(s); }
 };
 
-class KinetoParser {
+// The Kineto event logic on top of the byte source (core/json_stream): the top-level object,
+// traceEvents, and the kernels and launch calls kept from it.
+class KinetoParser : private JsonByteStream {
 public:
-    KinetoParser(const std::string& path, const KinetoImportOptions& options) : m_path(path), m_options(options) {}
+    KinetoParser(const std::string& path, const KinetoImportOptions& options)
+        : JsonByteStream(path, JsonStreamLimits{options.readChunkBytes, options.maxEventBytes, options.cancel, options.progress}),
+          m_options(options) {}
 
     Result<KinetoImport> run();
 
 private:
-    // Buffer management. Indices into m_buffer; m_base is the stream offset of m_buffer[0].
-    bool refill(std::size_t keepFrom, std::size_t& a, std::size_t& b);
-    bool need(std::size_t& p, std::size_t& start);  // makes m_buffer[p] available, keeping [start, ...)
-    bool skipSpace(std::size_t& p);
-    bool scanValue(std::size_t& start, std::size_t& end, bool keep);
     bool parseTopLevel();
     bool parseEvents(std::size_t& p);
     bool handleEvent(std::size_t begin, std::size_t end);
     bool parseKernel(simdjson::ondemand::object& object, std::size_t begin);
     bool parseLaunch(simdjson::ondemand::object& object, std::size_t begin);
-    void reportProgress(bool final);
-    bool fail(std::uint64_t offset, const std::string& what);
 
-
-    std::string m_path;
     const KinetoImportOptions& m_options;
-    Input m_input;
-    std::vector<char> m_buffer;
-    std::size_t m_end = 0;
-    std::uint64_t m_base = 0;
-    bool m_eof = false;
-    std::uint64_t m_nextProgress = kProgressStep;
-    std::vector<char> m_stack;
-    std::optional<std::string> m_error;
-    static constexpr std::size_t kNoCatKey = static_cast<std::size_t>(-1);
-    std::size_t m_catKey = kNoCatKey;  // offset of the last scanned value's top-level "cat" key
 
     simdjson::ondemand::parser m_parser;
     std::int64_t m_eventIndex = 0;
@@ -228,166 +116,8 @@ private:
     std::string m_key;
 };
 
-bool KinetoParser::fail(std::uint64_t offset, const std::string& what) {
-    if (!m_error) m_error = m_path + ": byte " + std::to_string(offset) + ": " + what;
-    return false;
-}
-
-void KinetoParser::reportProgress(bool final) {
-    if (!m_options.progress) return;
-    const std::uint64_t done = m_input.position();
-    if (final || done >= m_nextProgress) {
-        m_options.progress(final ? m_input.size() : done, m_input.size());
-        m_nextProgress = done + kProgressStep;
-    }
-}
-
-bool KinetoParser::refill(std::size_t keepFrom, std::size_t& a, std::size_t& b) {
-    if (m_eof) return false;
-    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed)) return fail(m_base + m_end, "import cancelled");
-    // Move what is still needed to the front, then grow if a single value fills the buffer.
-    const std::size_t kept = m_end - keepFrom;
-    if (keepFrom > 0) {
-        std::memmove(m_buffer.data(), m_buffer.data() + keepFrom, kept);
-        m_base += keepFrom;
-        a = a >= keepFrom ? a - keepFrom : 0;
-        b = b >= keepFrom ? b - keepFrom : 0;
-        m_end = kept;
-    }
-    std::size_t capacity = m_buffer.size() - kPadding;
-    const std::size_t readChunk = std::max(kMinReadChunk, m_options.readChunkBytes);
-    if (capacity - m_end < readChunk) {
-        if (kept > m_options.maxEventBytes)
-            return fail(m_base, "a single value is larger than " + std::to_string(m_options.maxEventBytes >> 20) +
-                                    " MB (the limit for one trace event)");
-        capacity = std::max(capacity * 2, m_end + readChunk);
-        m_buffer.resize(capacity + kPadding, '\0');
-    }
-    auto got = m_input.read(m_buffer.data() + m_end, capacity - m_end);
-    if (!got) return fail(m_base + m_end, got.error());
-    if (*got == 0) {
-        m_eof = true;
-        return false;
-    }
-    m_end += *got;
-    std::memset(m_buffer.data() + m_end, 0, kPadding);
-    reportProgress(false);
-    return true;
-}
-
-bool KinetoParser::need(std::size_t& p, std::size_t& start) {
-    while (p >= m_end) {
-        if (!refill(start, p, start)) return false;
-    }
-    return true;
-}
-
-bool KinetoParser::skipSpace(std::size_t& p) {
-    for (;;) {
-        while (p < m_end && isSpace(m_buffer[p])) ++p;
-        if (p < m_end) return true;
-        std::size_t start = p;
-        if (!need(p, start)) return false;
-    }
-}
-
-// Finds the end of the JSON value starting at `start` (after refills `start` may move; with
-// keep == false the bytes before the scan position may be dropped and `start` is meaningless).
-bool KinetoParser::scanValue(std::size_t& start, std::size_t& end, bool keep) {
-    const char* b = m_buffer.data();
-    std::size_t p = start;
-    const char first = b[p];
-    if (first != '"' && first != '{' && first != '[') {
-        // A scalar: runs to the next delimiter.
-        for (;;) {
-            while (p < m_end && !isSpace(b[p]) && b[p] != ',' && b[p] != '}' && b[p] != ']') ++p;
-            if (p < m_end || m_eof) break;
-            if (!refill(start, p, start)) {
-                if (m_error) return false;
-                break;
-            }
-            b = m_buffer.data();
-        }
-        end = p;
-        return true;
-    }
-    m_stack.clear();
-    m_catKey = kNoCatKey;
-    bool inString = first == '"';
-    if (inString) ++p;
-    for (;;) {
-        b = m_buffer.data();
-        while (p < m_end) {
-            // 64 bytes at a time: a mask of the bytes that matter, walked bit by bit.
-            std::uint64_t mask = interestingMask(b + p);
-            const std::size_t available = m_end - p;
-            if (available < 64) mask &= (std::uint64_t{1} << available) - 1;
-            std::size_t next = p + std::min<std::size_t>(64, available);
-            bool needMore = false;
-            while (mask) {
-                const std::size_t i = static_cast<std::size_t>(__builtin_ctzll(mask));
-                mask &= mask - 1;
-                const std::size_t q = p + i;
-                const char c = b[q];
-                if (inString) {
-                    if (c == '\\') {
-                        // The escaped byte is not structural, whatever it is.
-                        if (q + 1 >= m_end) {
-                            next = q;
-                            needMore = true;
-                            break;
-                        }
-                        if (i + 1 < 64) {
-                            mask &= ~(std::uint64_t{1} << (i + 1));
-                        } else {
-                            next = q + 2;
-                            break;
-                        }
-                    } else if (c == '"') {
-                        inString = false;
-                        if (m_stack.empty()) {
-                            end = q + 1;
-                            return true;
-                        }
-                    }
-                    continue;
-                }
-                if (c == '"') {
-                    inString = true;
-                    // Where an event's own "cat" key is, so classify() need not search for it.
-                    if (m_stack.size() == 1 && m_catKey == kNoCatKey && q + 5 <= m_end && std::memcmp(b + q + 1, "cat\"", 4) == 0)
-                        m_catKey = q - start;
-                } else if (c == '{' || c == '[') {
-                    if (static_cast<int>(m_stack.size()) >= kMaxNesting)
-                        return fail(m_base + q, "nested deeper than " + std::to_string(kMaxNesting) +
-                                                    " levels (a profiler trace nests a few levels)");
-                    m_stack.push_back(c == '{' ? '}' : ']');
-                } else if (c == '}' || c == ']') {
-                    if (m_stack.empty() || m_stack.back() != c)
-                        return fail(m_base + q, std::string("unexpected '") + c + "'" +
-                                                    (m_stack.empty() ? "" : std::string(", expected '") + m_stack.back() + "'"));
-                    m_stack.pop_back();
-                    if (m_stack.empty()) {
-                        end = q + 1;
-                        return true;
-                    }
-                }
-            }
-            p = next;
-            if (needMore) break;
-        }
-        const std::uint64_t valueStart = keep ? m_base + start : 0;
-        if (!refill(keep ? start : p, p, start)) {
-            if (m_error) return false;
-            return fail(m_base + m_end, keep ? "the file ends inside a value that starts at byte " + std::to_string(valueStart) +
-                                                   " (truncated?)"
-                                             : "the file ends inside a value (truncated?)");
-        }
-    }
-}
-
 bool KinetoParser::parseTopLevel() {
-    m_buffer.assign(2 * std::max(kMinReadChunk, m_options.readChunkBytes) + kPadding, '\0');
+    startBuffer();
     std::size_t p = 0;
     auto truncated = [&](const char* expected) {
         if (m_error) return false;
@@ -513,10 +243,10 @@ EventKind classify(std::string_view event, std::size_t catKey) {
         at = static_cast<std::size_t>(static_cast<const char*>(found) - event.data());
         std::size_t p = at + 5;
         at = p;
-        while (p < event.size() && isSpace(event[p])) ++p;
+        while (p < event.size() && isJsonSpace(event[p])) ++p;
         if (p >= event.size() || event[p] != ':') continue;
         ++p;
-        while (p < event.size() && isSpace(event[p])) ++p;
+        while (p < event.size() && isJsonSpace(event[p])) ++p;
         const std::string_view value = event.substr(p);
         if (value.starts_with("\"kernel\"") || value.starts_with("\"Kernel\"")) return EventKind::Kernel;
         if (value.starts_with("\"cuda_runtime\"") || value.starts_with("\"cuda_driver\"") || value.starts_with("\"Runtime\"")) {
@@ -829,35 +559,6 @@ Trace KinetoImport::toTrace() const {
 Result<KinetoImport> importKinetoFile(const std::string& path, const KinetoImportOptions& options) {
     KinetoParser parser(path, options);
     return parser.run();
-}
-
-bool looksLikeNativeTrace(const std::string& path) {
-    gzFile file = gzopen(path.c_str(), "rb");
-    if (!file) return false;
-    constexpr int kHead = 4096;
-    std::string head(kHead, '\0');
-    const int got = gzread(file, head.data(), kHead);
-    gzclose(file);
-    if (got <= 0) return false;
-    head.resize(static_cast<std::size_t>(got));
-    return head.find("\"format\"") != std::string::npos && head.find("\"tilescope-trace\"") != std::string::npos;
-}
-
-}  // namespace tilescope
-
-#include "core/trace_io.h"
-#include "core/worker_runs_file.h"
-
-namespace tilescope {
-
-Result<Trace> openTraceFile(const std::string& path, const KernelRegistry& registry, const KinetoImportOptions& options) {
-    const bool nativeName = path.size() >= kTraceFileSuffix.size() &&
-                            path.compare(path.size() - kTraceFileSuffix.size(), kTraceFileSuffix.size(), kTraceFileSuffix) == 0;
-    if (nativeName || looksLikeNativeTrace(path)) return readTraceFile(path, registry);
-    if (looksLikeWorkerRunsFile(path)) return readWorkerRunsFile(path, registry);
-    auto imported = importKinetoFile(path, options);
-    if (!imported) return makeError(imported.error());
-    return imported->toTrace();
 }
 
 LaunchConfigFinding launchConfigOf(const KernelRecord& record, std::optional<std::int64_t> sharedMemory) {

@@ -99,7 +99,7 @@ namespace tilescope {
 
 // Opens a trace of any kind: a native *.tilescope.json (read as saved), the GPU worker's JSON lines
 // (*.jsonl[.gz], core/worker_runs_file), or a PyTorch profiler trace (imported; `options` apply).
-// The bundled samples open this way.
+// The bundled samples open this way. Defined in core/open_trace_file.cpp.
 Result<Trace> openTraceFile(const std::string& path, const KernelRegistry& registry, const KinetoImportOptions& options = {});
 
 }  // namespace tilescope
