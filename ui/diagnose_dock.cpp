@@ -17,6 +17,7 @@
 
 #include "core/launch_usage.h"
 #include "core/sweep.h"
+#include "core/text_format.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/model_check_widget.h"
@@ -65,6 +66,8 @@ QString DiagnosisModel::deviceText(const DiagnosisFinding& f) {
     if (!f.deviceId.empty())
         return QString::fromStdString(f.deviceId) + QStringLiteral(" (") + toQString(f.deviceText.empty() ? f.arch : f.deviceText) +
                QLatin1Char(')');
+    // A limit or arch the log prints can name the GPUs without the log naming one (the CLI's "implies").
+    if (!f.impliedDevices.empty()) return tr("implies %1").arg(QString::fromStdString(joinList(f.impliedDevices)));
     if (!f.arch.empty()) return toQString(f.arch) + tr(" (more than one GPU in the database)");
     return tr("not named in the log");
 }
@@ -96,6 +99,7 @@ QVariant DiagnosisModel::data(const QModelIndex& index, int role) const {
                                          .arg(toQString(m_diagnosis.findings[static_cast<std::size_t>(*f.consequenceOf)].title))
                                    : toQString(f.title);
         case Message: return toQString(f.message);
+        case Device: return f.impliedDevices.empty() ? QVariant() : QVariant(toQString(f.impliedBy));
         case Fix: return toQString(f.fix);
         case Map:
             return hasBoundaryMap(f) ? tr("Open the boundary map along %1").arg(toQString(f.sweepAxis))
@@ -335,6 +339,7 @@ void DiagnoseDock::showDetails() {
     }
     row(tr("missing"), f->unknown);
     if (!f->model.empty()) row(tr("model"), f->model + " (" + f->modelSource + ")");
+    if (!f->impliedDevices.empty()) row(tr("implies"), joinList(f->impliedDevices) + " (" + f->impliedBy + ")");
     for (const auto& l : f->layers) {
         std::string shape;
         for (const auto& v : l.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);

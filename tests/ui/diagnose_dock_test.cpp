@@ -17,7 +17,9 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTextBrowser>
 
+#include "core/device_spec.h"
 #include "core/sweep.h"
 #include "ui/boundary_page.h"
 #include "ui/diagnose_dock.h"
@@ -213,6 +215,31 @@ private slots:
             QCOMPARE(button != nullptr, DiagnosisModel::hasBoundaryMap(*model->finding(r)));
             if (!button) QVERIFY(!dock->openBoundaryMap(r));
         }
+    }
+
+    // A CuTe DSL check that prints only the arch (flash-attention issue 750, a real report): the
+    // dock names the GPUs it implies, as the CLI's "implies" row does, in the table and the details.
+    void aLogThatPrintsOnlyAnArchNamesTheGpusItImplies() {
+        MainWindow window(false);
+        DiagnoseDock* dock = window.diagnoseDock();
+        QVERIFY(dock->openLog(dataPath("tests/data/diagnose_corpus/fa2750_cute_smem_sm89.log")));
+        DiagnosisModel* model = dock->model();
+        int row = -1;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (!model->finding(r)->impliedDevices.empty()) row = r;
+        QVERIFY(row >= 0);
+        // Every database GPU of compute capability 8.9, read from the database, not from the finding.
+        QStringList sm89;
+        for (const DeviceSpec& d : DeviceDatabase::embedded().devices())
+            if (d.computeCapability.major == 8 && d.computeCapability.minor == 9) sm89 << QString::fromStdString(d.id);
+        QVERIFY(sm89.size() >= 2);
+        const QString deviceCell = model->data(model->index(row, DiagnosisModel::Device)).toString();
+        QCOMPARE(deviceCell, QStringLiteral("implies ") + sm89.join(QStringLiteral(", ")));
+        QVERIFY(model->data(model->index(row, DiagnosisModel::Device), Qt::ToolTipRole).toString().startsWith(QStringLiteral("sm_89")));
+        dock->findingsView()->selectRow(row);
+        auto* details = dock->findChild<QTextBrowser*>(QStringLiteral("diagnoseDetails"));
+        QVERIFY(details);
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("implies: ") + sm89.join(QStringLiteral(", "))), qPrintable(details->toPlainText()));
     }
 
     void noSignatureEmptyAndBinarySaidInTheDock() {
