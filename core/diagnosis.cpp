@@ -60,15 +60,17 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
     for (const auto& m : embeddedModels()) models.push_back(&m);
     const LogScope scope{log, kernels, devices, mentions, models, options.model ? &*options.model : nullptr};
 
+    const SignatureList signatures(kernels);
+
     std::vector<RawFinding> raw;
     auto record = [&](int line, const std::string& matchedText, std::size_t index, const SvMatch& match) {
-        raw.push_back({buildFinding(scope, index, match, matchedText, line), log.isTracebackSource(line),
-                       signatureFromCudaRuntime(index)});
+        raw.push_back({buildFinding(scope, signatures[index], match, matchedText, line), log.isTracebackSource(line),
+                       signatures[index].cudaRuntime});
     };
     for (int i = 0; i < log.lineCount(); ++i) {
         const std::string& current = log.line(i);
         const std::string& lower = log.lowerLine(i);
-        auto hit = matchSignature(current, lower, std::nullopt);
+        auto hit = signatures.match(current, lower, std::nullopt);
         const bool hasNext = i + 1 < log.lineCount();
         const bool reachesEnd = hit && static_cast<std::size_t>(hit->second.position(0) + hit->second.length(0)) == current.size();
         if (hit && !(reachesEnd && hasNext)) {
@@ -80,14 +82,14 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
         // already ends the line may go on there ("allowed.\nAllocated: 262176 bytes."). The
         // needles decide cheaply whether the pair can hold a signature at all.
         bool joined = false;
-        const bool candidate = hasNext && (anyNeedle(lower + " " + log.lowerLine(i + 1)) || anyNeedle(lower + log.lowerLine(i + 1)) ||
-                                           endsWithNeedleStart(lower));
+        const bool candidate = hasNext && (signatures.anyNeedle(lower + " " + log.lowerLine(i + 1)) ||
+                                           signatures.anyNeedle(lower + log.lowerLine(i + 1)) || signatures.endsWithNeedleStart(lower));
         if (candidate) {
             const std::string next(log.withoutPrefix(i + 1));
             for (const std::string_view separator : {" ", ""}) {
                 if (next.empty()) break;
                 const std::string both = current + std::string(separator) + next;
-                auto longer = matchSignature(both, lowercaseAscii(both), current.size() + separator.size() / 2);
+                auto longer = signatures.match(both, lowercaseAscii(both), current.size() + separator.size() / 2);
                 if (longer && (!hit || (longer->first == hit->first && longer->second.position(0) == hit->second.position(0)))) {
                     record(i, both, longer->first, longer->second);
                     joined = true;

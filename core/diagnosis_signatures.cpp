@@ -12,24 +12,16 @@
 #include "core/fix_finder.h"
 #include "core/kernel_resources.h"
 #include "core/launch_checks.h"
+#include "core/model_check.h"
 #include "core/text_format.h"
 
 namespace tilescope {
 
 namespace {
 
-constexpr int kContextLines = 40;    // how far before an error its shape figures are looked for
+constexpr int kContextLines = kDiagnosisContextLines;
 constexpr int kFamilyLinesBefore = 30;  // how far a kernel's name may be from a generic CUDA error
 constexpr int kFamilyLinesAfter = 3;
-
-std::optional<std::int64_t> groupNumber(const SvMatch& match, std::size_t group) {
-    if (group >= match.size() || !match[group].matched) return std::nullopt;
-    const std::string digits = match.str(group);
-    std::int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
-    return value;
-}
 
 
 // The architecture a number of bytes is the opt-in shared-memory limit of ("sm_86, sm_89, sm_120").
@@ -56,343 +48,316 @@ std::string axisAround(const ParameterSpec& parameter, std::int64_t value) {
     return parameter.name + "=" + str(from) + ":" + str(to) + ":+" + str(step);
 }
 
-// Builds one finding: the device, the figures, the plan and the command.
-class FindingBuilder {
-public:
-    FindingBuilder(const LogScope& scope, int line, std::string_view matchedLine) : m_scope(scope), m_line(line) {
-        m_finding.line = line + 1;
-        resolveDevice(matchedLine);
-    }
+}  // namespace
 
-    DiagnosisFinding& finding() { return m_finding; }
-    const DiagnosisFinding& finding() const { return m_finding; }
-    const LogScope& scope() const { return m_scope; }
-    int line() const { return m_line; }
+std::optional<std::int64_t> groupNumber(const SvMatch& match, std::size_t group) {
+    if (group >= match.size() || !match[group].matched) return std::nullopt;
+    const std::string digits = match.str(group);
+    std::int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+    return value;
+}
 
-    // A figure near the error; the lookup is remembered so that value() can say where it was read.
-    std::optional<std::int64_t> figure(LogFigure f) const {
-        auto hit = m_scope.log.figureHit(f, m_line, kContextLines);
-        if (!hit) return std::nullopt;
-        m_hits.push_back(*hit);
-        return hit->value;
+// ---- FindingBuilder ---------------------------------------------------------------------
+
+FindingBuilder::FindingBuilder(const LogScope& scope, int line, std::string_view matchedLine) : m_scope(scope), m_line(line) {
+    m_finding.line = line + 1;
+    resolveDevice(matchedLine);
+}
+
+std::optional<std::int64_t> FindingBuilder::figure(LogFigure f) const {
+    auto hit = m_scope.log.figureHit(f, m_line, kContextLines);
+    if (!hit) return std::nullopt;
+    m_hits.push_back(*hit);
+    return hit->value;
+}
+
+void FindingBuilder::value(std::string name, std::optional<std::int64_t> v) {
+    if (!v) return;
+    for (auto it = m_hits.rbegin(); it != m_hits.rend(); ++it)
+        if (it->value == *v) {
+            valueFrom(std::move(name), *v, it->line + 1, it->text);
+            return;
+        }
+    valueFrom(std::move(name), *v, m_finding.line, m_finding.message);
+}
+
+void FindingBuilder::valueFrom(std::string name, std::int64_t v, int line, std::string source) {
+    for (auto& existing : m_finding.shape)
+        if (existing.name == name) {
+            existing = {std::move(name), v, line, std::move(source)};
+            return;
+        }
+    m_finding.shape.push_back({std::move(name), v, line, std::move(source)});
+}
+
+std::optional<std::int64_t> FindingBuilder::valueOf(std::string_view name) const {
+    for (const auto& v : m_finding.shape)
+        if (v.name == name) return v.value;
+    return std::nullopt;
+}
+
+void FindingBuilder::kernel(std::string family, std::string variant) {
+    m_finding.family = std::move(family);
+    m_finding.variant = std::move(variant);
+}
+
+bool FindingBuilder::near(std::initializer_list<std::string_view> words) const {
+    return m_scope.log.nearestLineWith(words, m_line, kFamilyLinesBefore, kFamilyLinesAfter) >= 0;
+}
+
+std::string FindingBuilder::familyFromContext() const {
+    struct Clue {
+        const ContextClue* clue;
+        std::string_view family;
+    };
+    std::vector<Clue> clues;
+    for (const auto& family : m_scope.kernels.families())
+        if (const DiagnosisSignatures* contributed = family->diagnosisSignatures())
+            for (const auto& clue : contributed->clues) clues.push_back({&clue, family->name()});
+    std::stable_sort(clues.begin(), clues.end(), [](const Clue& a, const Clue& b) { return a.clue->order < b.clue->order; });
+    int bestDistance = kFamilyLinesBefore + 1;
+    std::string_view best;
+    for (const auto& [clue, family] : clues) {
+        const int at = m_scope.log.nearestLineWith(clue->words, m_line, kFamilyLinesBefore, kFamilyLinesAfter);
+        if (at >= 0 && std::abs(at - m_line) < bestDistance) {
+            bestDistance = std::abs(at - m_line);
+            best = family;
+        }
     }
-    // A shape value; its source is the last figure read with that value, else the matched message.
-    void value(std::string name, std::optional<std::int64_t> v) {
-        if (!v) return;
-        for (auto it = m_hits.rbegin(); it != m_hits.rend(); ++it)
-            if (it->value == *v) {
-                valueFrom(std::move(name), *v, it->line + 1, it->text);
-                return;
-            }
-        valueFrom(std::move(name), *v, m_finding.line, m_finding.message);
+    if (!best.empty()) return std::string(best);
+    // Farther away: an AWQ checkpoint the log names, or AWQ anywhere (an import, a module path,
+    // quantization=awq): its packing decides the family (GEMM, AutoAWQ's default, when not said).
+    if (const CatalogModel* m = model()) {
+        m_familyNote = (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version +
+                       "\" checkpoint";
+        return std::string(packingFamily(m->config.packing));
     }
-    // A shape value with its source: `line` 1-based (0: not from the log).
-    void valueFrom(std::string name, std::int64_t v, int line, std::string source) {
-        for (auto& existing : m_finding.shape)
-            if (existing.name == name) {
-                existing = {std::move(name), v, line, std::move(source)};
-                return;
-            }
-        m_finding.shape.push_back({std::move(name), v, line, std::move(source)});
+    const int awq = findAwqMention(m_scope.log);
+    if (awq >= 0 && innermostFrameMayBeLinear()) {
+        const std::string& lower = m_scope.log.lowerLine(awq);
+        m_familyNote = "the log names AWQ on line " + std::to_string(awq + 1) + " (\"" + trimmed(m_scope.log.line(awq)) + "\")";
+        return std::string(packingFamily(lower.find("gemv") != std::string::npos ? AwqPacking::Gemv : AwqPacking::Gemm));
     }
-    std::optional<std::int64_t> valueOf(std::string_view name) const {
-        for (const auto& v : m_finding.shape)
-            if (v.name == name) return v.value;
-        return std::nullopt;
+    return {};
+}
+
+// Whether the traceback's innermost frame before the error (its file, function and quoted
+// source) may be a quantized linear layer; true when the log shows no frame at all (a lone
+// error line). A frame elsewhere (a KV-cache copy, an attention module) rules out a GEMM.
+bool FindingBuilder::innermostFrameMayBeLinear() const {
+    static const std::regex frame(R"(^\s*(?:File "[^"]*", line \d+|File [^\s]+:\d+, in ))");
+    const LogText& log = m_scope.log;
+    for (int i = m_line - 1; i >= 0 && i >= m_line - kFamilyLinesBefore; --i) {
+        const std::string_view text = log.withoutPrefix(i);
+        if (!std::regex_search(text.begin(), text.end(), frame)) continue;
+        std::string frameText = log.lowerLine(i);
+        if (i + 1 < m_line) frameText += " " + log.lowerLine(i + 1);
+        for (std::string_view word : {"gemm", "gemv", "linear", "matmul", "awq_ext", "awq_inference_engine"})
+            if (frameText.find(word) != std::string::npos) return true;
+        return false;
     }
-    void kernel(std::string family, std::string variant) {
-        m_finding.family = std::move(family);
-        m_finding.variant = std::move(variant);
+    return true;
+}
+
+const CatalogModel* FindingBuilder::model() const {
+    if (!m_modelLooked) {
+        m_modelLooked = true;
+        if (auto mention = findModelMention(m_scope.log, m_scope.models, m_line)) {
+            m_model = mention->model;
+            m_modelLine = mention->line;
+        } else if (m_scope.userModel) {
+            m_model = m_scope.userModel;
+        }
     }
-    bool near(std::initializer_list<std::string_view> words) const {
-        return m_scope.log.nearestLineWith(words, m_line, kFamilyLinesBefore, kFamilyLinesAfter) >= 0;
+    return m_model;
+}
+
+std::string FindingBuilder::trimmed(std::string_view text) {
+    constexpr std::size_t kMax = 100;
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    std::string out(text.substr(0, kMax));
+    if (text.size() > kMax) out += "...";
+    return out;
+}
+
+void FindingBuilder::preferDevice(const std::string& id, const std::string& why) {
+    if (m_deviceNamed) return;
+    if (const DeviceSpec* spec = m_scope.devices.find(id)) {
+        m_planDevice = spec;
+        m_deviceNote = " (" + why + ")";
     }
-    // The kernel family a generic CUDA error most likely comes from: the nearest line naming one.
-    std::string familyFromContext() const {
-        struct Clue {
-            std::initializer_list<std::string_view> words;
-            std::string_view family;
+}
+
+DeviceSpec FindingBuilder::deviceForPlans() const {
+    DeviceSpec device = planDevice();
+    if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
+    return device;
+}
+
+void FindingBuilder::plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values,
+                          std::string_view axis, std::string note) {
+    auto kernel = resolveKernel(m_scope.kernels, family, variant);
+    if (!kernel) return;
+    const auto& parameters = kernel->family->parameters();
+    Shape shape = Shape::defaults(parameters);
+    for (const auto& v : values) {
+        const int index = parameterIndex(parameters, v.name);
+        if (index < 0) continue;
+        if (auto inRange = checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value); !inRange) {
+            m_finding.planNote = "not planned: " + inRange.error();
+            return;
+        }
+        shape[index] = v.value;
+    }
+    DeviceSpec device = planDevice();
+    if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
+    LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
+    // The runtime the log's text belongs to: without it the command would predict the local one's
+    // error ("invalid argument" on 13 for a log that says "invalid configuration argument").
+    const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) +
+                                   " -d " + device.id + (m_cudaRuntime ? " --cuda " + std::to_string(*m_cudaRuntime) : "");
+    m_finding.command = "tilescope-cli plan " + kernelArgs + " -s " + formatShape(shape, parameters);
+    int axisIndex = plan.failingParameter >= 0 ? plan.failingParameter : parameterIndex(parameters, axis);
+    if (axisIndex >= 0) {
+        const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
+        m_finding.sweepAxis = axisAround(spec, shape[axisIndex]);
+        m_finding.sweepShape = formatShape(shape, parameters);
+        m_finding.sweepDevice = device.id;
+        m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
+    }
+    m_finding.plannedDevice = device.id;
+    if (!note.empty()) note += "; ";
+    note += "planned " + std::string(family) + "/" + std::string(kernel->variantName()) + " at " +
+            formatShape(shape, parameters) + " on " + device.id + m_deviceNote;
+    m_finding.planNote = m_finding.planNote.empty() ? note : m_finding.planNote + "; " + note;
+    if (!plan.ok()) {
+        if (!plan.fix.empty()) m_finding.fix = plan.fix;
+        if (!m_finding.limit && plan.limit) m_finding.limit = plan.limit;
+        if (plan.verdict != m_finding.kind)
+            m_finding.explanation += " The bundled planner reports " + std::string(verdictName(plan.verdict)) +
+                                     " at this shape: " + plan.message + ".";
+    } else {
+        std::string detail = "tile " + std::string(plan.tile.empty() ? "-" : plan.tile) + ", " +
+                             withThousands(plan.totalSmem()) + " B shared memory";
+        m_finding.explanation += " The bundled planner launches this shape on " + device.id + " (" + detail +
+                                 "): the failing launch used another configuration than the planner's.";
+    }
+    // The log says the launch failed but the planned shape passes (a figure the log does not
+    // give took its default): the boundary is the last passing value above it along the axis.
+    if (plan.ok() && axisIndex >= 0 && m_finding.kind != Verdict::Ok) {
+        const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
+        const auto fails = [&](std::int64_t v) {
+            Shape probe = shape;
+            probe[axisIndex] = v;
+            return !kernel->family->plan(kernel->variant, probe, device, PlanDetail::Brief).ok();
         };
-        static const Clue clues[] = {
-            {{"gemm_ar"}, "gemm_bucket"},     {{"awq", "gemv"}, "awq_gemv"},       {{"awq", "gemm"}, "awq_gemm"},
-            {{"wqlinear_gemv"}, "awq_gemv"},  {{"gemv_forward_cuda"}, "awq_gemv"}, {{"wqlinear_gemm"}, "awq_gemm"},
-            {{"gemm_forward_cuda"}, "awq_gemm"}, {{"flash_attn"}, "attention"},    {{"flash_fwd"}, "attention"},
-            {{"flashattention"}, "attention"},
-        };
-        int bestDistance = kFamilyLinesBefore + 1;
-        std::string_view best;
-        for (const auto& clue : clues) {
-            const int at = m_scope.log.nearestLineWith(clue.words, m_line, kFamilyLinesBefore, kFamilyLinesAfter);
-            if (at >= 0 && std::abs(at - m_line) < bestDistance) {
-                bestDistance = std::abs(at - m_line);
-                best = clue.family;
+        std::int64_t pass = shape[axisIndex];
+        std::optional<std::int64_t> fail;
+        for (std::int64_t v = std::max<std::int64_t>(pass, 1) * 2; v <= spec.maximum; v *= 2) {
+            if (fails(v)) {
+                fail = v;
+                break;
             }
+            pass = v;
         }
-        if (!best.empty()) return std::string(best);
-        // Farther away: an AWQ checkpoint the log names, or AWQ anywhere (an import, a module path,
-        // quantization=awq): its packing decides the family (GEMM, AutoAWQ's default, when not said).
-        if (const CatalogModel* m = model()) {
-            m_familyNote = (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version +
-                           "\" checkpoint";
-            return std::string(packingFamily(m->config.packing));
-        }
-        const int awq = findAwqMention(m_scope.log);
-        if (awq >= 0 && innermostFrameMayBeLinear()) {
-            const std::string& lower = m_scope.log.lowerLine(awq);
-            m_familyNote = "the log names AWQ on line " + std::to_string(awq + 1) + " (\"" + trimmed(m_scope.log.line(awq)) + "\")";
-            return lower.find("gemv") != std::string::npos ? "awq_gemv" : "awq_gemm";
-        }
-        return {};
-    }
-    // Whether the traceback's innermost frame before the error (its file, function and quoted
-    // source) may be a quantized linear layer; true when the log shows no frame at all (a lone
-    // error line). A frame elsewhere (a KV-cache copy, an attention module) rules out a GEMM.
-    bool innermostFrameMayBeLinear() const {
-        static const std::regex frame(R"(^\s*(?:File "[^"]*", line \d+|File [^\s]+:\d+, in ))");
-        const LogText& log = m_scope.log;
-        for (int i = m_line - 1; i >= 0 && i >= m_line - kFamilyLinesBefore; --i) {
-            const std::string_view text = log.withoutPrefix(i);
-            if (!std::regex_search(text.begin(), text.end(), frame)) continue;
-            std::string frameText = log.lowerLine(i);
-            if (i + 1 < m_line) frameText += " " + log.lowerLine(i + 1);
-            for (std::string_view word : {"gemm", "gemv", "linear", "matmul", "awq_ext", "awq_inference_engine"})
-                if (frameText.find(word) != std::string::npos) return true;
-            return false;
-        }
-        return true;
-    }
-    // The model the log names (or the user's --model), once looked up.
-    const CatalogModel* model() const {
-        if (!m_modelLooked) {
-            m_modelLooked = true;
-            if (auto mention = findModelMention(m_scope.log, m_scope.models, m_line)) {
-                m_model = mention->model;
-                m_modelLine = mention->line;
-            } else if (m_scope.userModel) {
-                m_model = m_scope.userModel;
+        if (fail) {
+            while (*fail - pass > 1) {
+                const std::int64_t mid = pass + (*fail - pass) / 2;
+                (fails(mid) ? *fail : pass) = mid;
             }
-        }
-        return m_model;
-    }
-    int modelLine() const { return m_modelLine; }
-    const std::string& familyNote() const { return m_familyNote; }
-    static std::string trimmed(std::string_view text) {
-        constexpr std::size_t kMax = 100;
-        while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-        std::string out(text.substr(0, kMax));
-        if (text.size() > kMax) out += "...";
-        return out;
-    }
-
-    const DeviceSpec& planDevice() const { return *m_planDevice; }
-    bool deviceNamed() const { return m_deviceNamed; }
-    // Plans on `id` when the log names no GPU (the first one its figures imply), saying why.
-    void preferDevice(const std::string& id, const std::string& why) {
-        if (m_deviceNamed) return;
-        if (const DeviceSpec* spec = m_scope.devices.find(id)) {
-            m_planDevice = spec;
-            m_deviceNote = " (" + why + ")";
+            m_finding.boundary = pass;
+            m_finding.sweepAxis = axisAround(spec, pass);
+            m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
+            m_finding.explanation += " Along " + spec.name + " the planner's launch first fails above " + withThousands(pass) + ".";
         }
     }
-    // The CUDA runtime the log's text comes from, when the text tells: plans predict its error.
-    void cudaRuntime(int major) { m_cudaRuntime = major; }
-    // The device plans use: the log's (or the default), with the log's CUDA runtime.
-    DeviceSpec deviceForPlans() const {
-        DeviceSpec device = planDevice();
-        if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
-        return device;
-    }
-
-    // Plans `family`/`variant` at the default shape with `values` set; the plan's fix and limit
-    // fill the finding. `axis`: the parameter to sweep when the plan names none.
-    void plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values,
-              std::string_view axis, std::string note = {}) {
-        auto kernel = resolveKernel(m_scope.kernels, family, variant);
-        if (!kernel) return;
-        const auto& parameters = kernel->family->parameters();
-        Shape shape = Shape::defaults(parameters);
-        for (const auto& v : values) {
-            const int index = parameterIndex(parameters, v.name);
-            if (index < 0) continue;
-            if (auto inRange = checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value); !inRange) {
-                m_finding.planNote = "not planned: " + inRange.error();
-                return;
-            }
-            shape[index] = v.value;
-        }
-        DeviceSpec device = planDevice();
-        if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
-        LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
-        // The runtime the log's text belongs to: without it the command would predict the local one's
-        // error ("invalid argument" on 13 for a log that says "invalid configuration argument").
-        const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) +
-                                       " -d " + device.id + (m_cudaRuntime ? " --cuda " + std::to_string(*m_cudaRuntime) : "");
-        m_finding.command = "tilescope-cli plan " + kernelArgs + " -s " + formatShape(shape, parameters);
-        int axisIndex = plan.failingParameter >= 0 ? plan.failingParameter : parameterIndex(parameters, axis);
-        if (axisIndex >= 0) {
+    // The passing value nearest the failure along the sweep axis: where the map's boundary lies.
+    if (!plan.ok() && axisIndex >= 0) {
+        m_finding.boundary = nearestPassingValue(*kernel, shape, device, axisIndex);
+        if (m_finding.boundary) {
+            // The map must cross it: widen the axis when the boundary lies outside.
             const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
-            m_finding.sweepAxis = axisAround(spec, shape[axisIndex]);
-            m_finding.sweepShape = formatShape(shape, parameters);
-            m_finding.sweepDevice = device.id;
+            m_finding.sweepAxis = axisAround(spec, std::max(*m_finding.boundary, shape[axisIndex]));
             m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
         }
-        m_finding.plannedDevice = device.id;
-        if (!note.empty()) note += "; ";
-        note += "planned " + std::string(family) + "/" + std::string(kernel->variantName()) + " at " +
-                formatShape(shape, parameters) + " on " + device.id + m_deviceNote;
-        m_finding.planNote = m_finding.planNote.empty() ? note : m_finding.planNote + "; " + note;
-        if (!plan.ok()) {
-            if (!plan.fix.empty()) m_finding.fix = plan.fix;
-            if (!m_finding.limit && plan.limit) m_finding.limit = plan.limit;
-            if (plan.verdict != m_finding.kind)
-                m_finding.explanation += " The bundled planner reports " + std::string(verdictName(plan.verdict)) +
-                                         " at this shape: " + plan.message + ".";
-        } else {
-            std::string detail = "tile " + std::string(plan.tile.empty() ? "-" : plan.tile) + ", " +
-                                 withThousands(plan.totalSmem()) + " B shared memory";
-            m_finding.explanation += " The bundled planner launches this shape on " + device.id + " (" + detail +
-                                     "): the failing launch used another configuration than the planner's.";
-        }
-        // The log says the launch failed but the planned shape passes (a figure the log does not
-        // give took its default): the boundary is the last passing value above it along the axis.
-        if (plan.ok() && axisIndex >= 0 && m_finding.kind != Verdict::Ok) {
-            const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
-            const auto fails = [&](std::int64_t v) {
-                Shape probe = shape;
-                probe[axisIndex] = v;
-                return !kernel->family->plan(kernel->variant, probe, device, PlanDetail::Brief).ok();
-            };
-            std::int64_t pass = shape[axisIndex];
-            std::optional<std::int64_t> fail;
-            for (std::int64_t v = std::max<std::int64_t>(pass, 1) * 2; v <= spec.maximum; v *= 2) {
-                if (fails(v)) {
-                    fail = v;
-                    break;
-                }
-                pass = v;
-            }
-            if (fail) {
-                while (*fail - pass > 1) {
-                    const std::int64_t mid = pass + (*fail - pass) / 2;
-                    (fails(mid) ? *fail : pass) = mid;
-                }
-                m_finding.boundary = pass;
-                m_finding.sweepAxis = axisAround(spec, pass);
-                m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
-                m_finding.explanation += " Along " + spec.name + " the planner's launch first fails above " + withThousands(pass) + ".";
-            }
-        }
-        // The passing value nearest the failure along the sweep axis: where the map's boundary lies.
-        if (!plan.ok() && axisIndex >= 0) {
-            m_finding.boundary = nearestPassingValue(*kernel, shape, device, axisIndex);
-            if (m_finding.boundary) {
-                // The map must cross it: widen the axis when the boundary lies outside.
-                const auto& spec = parameters[static_cast<std::size_t>(axisIndex)];
-                m_finding.sweepAxis = axisAround(spec, std::max(*m_finding.boundary, shape[axisIndex]));
-                m_finding.sweepCommand = "tilescope-cli sweep " + kernelArgs + " -s " + m_finding.sweepShape + " --x " + m_finding.sweepAxis;
-            }
-        }
-        m_finding.plan = std::move(plan);
     }
-    // When no shape can be planned: a sweep of the family's key axis at its default shape, or the device's limits.
-    void fallbackCommand(std::string_view axis) {
-        if (!m_finding.command.empty()) return;
-        if (!m_finding.family.empty()) {
-            auto kernel = resolveKernel(m_scope.kernels, m_finding.family, m_finding.variant);
-            if (kernel) {
-                const auto& parameters = kernel->family->parameters();
-                const int index = parameterIndex(parameters, axis);
-                const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) + " -d " +
-                                         planDevice().id;
-                if (index >= 0) {
-                    const auto& spec = parameters[static_cast<std::size_t>(index)];
-                    m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
-                    m_finding.sweepDevice = planDevice().id;
-                    m_finding.sweepCommand = "tilescope-cli sweep " + args + " --x " + m_finding.sweepAxis;
-                    m_finding.command = m_finding.sweepCommand;
-                } else {
-                    m_finding.command = "tilescope-cli plan " + args;
-                }
-                return;
-            }
-        }
-        m_finding.command = "tilescope-cli devices" + (m_deviceNamed ? " " + planDevice().id : std::string());
-    }
+    m_finding.plan = std::move(plan);
+}
 
-private:
-    void resolveDevice(std::string_view matchedLine) {
-        const auto& devices = m_scope.devices;
-        const std::optional<ComputeCapability> ownArch = findArchitecture(matchedLine);
-        // The nearest product name at or before the error, else the first after it.
-        const DeviceMention* product = nullptr;
-        const DeviceMention* archMention = nullptr;
-        for (const auto& m : m_scope.mentions) {
-            if (m.line <= m_line) {
-                if (!m.ids.empty()) product = &m;
-                if (m.cc) archMention = &m;
+void FindingBuilder::fallbackCommand(std::string_view axis) {
+    if (!m_finding.command.empty()) return;
+    if (!m_finding.family.empty()) {
+        auto kernel = resolveKernel(m_scope.kernels, m_finding.family, m_finding.variant);
+        if (kernel) {
+            const auto& parameters = kernel->family->parameters();
+            const int index = parameterIndex(parameters, axis);
+            const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) + " -d " +
+                                     planDevice().id;
+            if (index >= 0) {
+                const auto& spec = parameters[static_cast<std::size_t>(index)];
+                m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
+                m_finding.sweepDevice = planDevice().id;
+                m_finding.sweepCommand = "tilescope-cli sweep " + args + " --x " + m_finding.sweepAxis;
+                m_finding.command = m_finding.sweepCommand;
             } else {
-                if (!product && !m.ids.empty()) product = &m;
-                if (!archMention && m.cc) archMention = &m;
+                m_finding.command = "tilescope-cli plan " + args;
             }
-        }
-        std::optional<ComputeCapability> cc = ownArch ? ownArch : (archMention ? archMention->cc : std::nullopt);
-        std::vector<std::string> ids;
-        if (product) {
-            for (const auto& id : product->ids)
-                if (!cc || devices.find(id)->computeCapability == *cc) ids.push_back(id);
-            if (!ids.empty()) m_finding.deviceText = product->text;
-            if (!ownArch && ids.empty()) {  // the product wins over an unrelated arch elsewhere in the log
-                ids = product->ids;
-                cc.reset();
-                m_finding.deviceText = product->text;
-            }
-        }
-        if (ids.empty() && cc) {
-            for (const auto& d : devices.devices())
-                if (d.computeCapability == *cc) ids.push_back(d.id);
-        }
-        if (cc) m_finding.arch = archNameOf(*cc);
-        if (ids.size() == 1) {
-            m_finding.deviceId = ids.front();
-            if (m_finding.arch.empty()) m_finding.arch = devices.find(ids.front())->archName();
-            if (m_finding.deviceText.empty()) m_finding.deviceText = m_finding.arch;
-        }
-        if (!ids.empty()) {
-            m_planDevice = devices.find(ids.front());
-            m_deviceNamed = true;
-            if (ids.size() > 1) m_deviceNote = " (the log's device fits " + joinList(ids) + "; planned on the first)";
-        } else {
-            m_planDevice = &devices.defaultDevice();
-            m_deviceNote = " (the database default: the log names no known device)";
+            return;
         }
     }
+    m_finding.command = "tilescope-cli devices" + (m_deviceNamed ? " " + planDevice().id : std::string());
+}
 
-    const LogScope& m_scope;
-    int m_line;
-    DiagnosisFinding m_finding;
-    mutable std::vector<LogText::FigureHit> m_hits;
-    mutable bool m_modelLooked = false;
-    mutable const CatalogModel* m_model = nullptr;
-    mutable int m_modelLine = -1;
-    mutable std::string m_familyNote;
-    const DeviceSpec* m_planDevice = nullptr;
-    bool m_deviceNamed = false;
-    std::string m_deviceNote;
-    std::optional<int> m_cudaRuntime;
-};
+void FindingBuilder::resolveDevice(std::string_view matchedLine) {
+    const auto& devices = m_scope.devices;
+    const std::optional<ComputeCapability> ownArch = findArchitecture(matchedLine);
+    // The nearest product name at or before the error, else the first after it.
+    const DeviceMention* product = nullptr;
+    const DeviceMention* archMention = nullptr;
+    for (const auto& m : m_scope.mentions) {
+        if (m.line <= m_line) {
+            if (!m.ids.empty()) product = &m;
+            if (m.cc) archMention = &m;
+        } else {
+            if (!product && !m.ids.empty()) product = &m;
+            if (!archMention && m.cc) archMention = &m;
+        }
+    }
+    std::optional<ComputeCapability> cc = ownArch ? ownArch : (archMention ? archMention->cc : std::nullopt);
+    std::vector<std::string> ids;
+    if (product) {
+        for (const auto& id : product->ids)
+            if (!cc || devices.find(id)->computeCapability == *cc) ids.push_back(id);
+        if (!ids.empty()) m_finding.deviceText = product->text;
+        if (!ownArch && ids.empty()) {  // the product wins over an unrelated arch elsewhere in the log
+            ids = product->ids;
+            cc.reset();
+            m_finding.deviceText = product->text;
+        }
+    }
+    if (ids.empty() && cc) {
+        for (const auto& d : devices.devices())
+            if (d.computeCapability == *cc) ids.push_back(d.id);
+    }
+    if (cc) m_finding.arch = archNameOf(*cc);
+    if (ids.size() == 1) {
+        m_finding.deviceId = ids.front();
+        if (m_finding.arch.empty()) m_finding.arch = devices.find(ids.front())->archName();
+        if (m_finding.deviceText.empty()) m_finding.deviceText = m_finding.arch;
+    }
+    if (!ids.empty()) {
+        m_planDevice = devices.find(ids.front());
+        m_deviceNamed = true;
+        if (ids.size() > 1) m_deviceNote = " (the log's device fits " + joinList(ids) + "; planned on the first)";
+    } else {
+        m_planDevice = &devices.defaultDevice();
+        m_deviceNote = " (the database default: the log names no known device)";
+    }
+}
 
-// ---- signatures -------------------------------------------------------------------------
-
-using Build = void (*)(FindingBuilder&, const SvMatch&);
-
-struct Signature {
-    std::string_view id;
-    std::array<std::string_view, 3> needles;  // lowercase; one must occur (a cheap prefilter before the regex); "" unused
-    const char* pattern;
-    Verdict kind;
-    bool cudaRuntime;  // reported by the CUDA runtime, asynchronously: later ones are consequences
-    Build build;
-};
+// ---- helpers the families build with ---------------------------------------------------
 
 // M of a GEMM call from every reading the log gives (explicit rows, tensor shapes, prompt lengths,
 // batch x seq, step budgets), the likeliest planned, the others listed; a tensor shape's last
@@ -501,108 +466,6 @@ std::vector<DiagnosisValue> known(const FindingBuilder& b, std::initializer_list
     return out;
 }
 
-void buildGemvBatch(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    // "only supports batch size 1" alone is said by other stacks too: without AWQ's own wording or
-    // an AWQ/GEMV clue nearby, the kernel stays unknown.
-    const bool awq = lowercaseAscii(f.message).find("awq gemv") != std::string::npos || b.near({"awq"}) || b.near({"gemv"});
-    if (!awq) {
-        f.title = "a kernel that only supports batch size 1 got more";
-        f.explanation = "The log does not say which kernel; AutoAWQ's GEMV kernel prints this text for batch > 1.";
-        f.fix = "route batches larger than 1 to a kernel that takes them (for AWQ: a GEMM-packed checkpoint)";
-        b.value("batch", groupNumber(m, 1));
-        b.fallbackCommand("");
-        return;
-    }
-    b.kernel("awq_gemv", "gemv");
-    auto rows = groupNumber(m, 1);
-    if (!rows) rows = b.figure(LogFigure::Batch);
-    b.value("M", rows);
-    linearFigures(b);
-    f.title = rows ? "AWQ GEMV kernel got batch " + str(*rows) : "AWQ GEMV kernel got more than one row";
-    if (rows) f.limit = LimitHit{"batch_size", 1, *rows};
-    f.explanation = "The AWQ GEMV kernel (AutoAWQ \"GEMV\" packing) takes exactly one activation row; this call had " +
-                    (rows ? str(*rows) : std::string("more than one")) + ".";
-    f.fix = "use a GEMM-packed checkpoint (quantization_config.version = \"gemm\"), which accepts any batch, or serve with batch size 1";
-    if (rows) b.plan("awq_gemv", "gemv", known(b, {"M", "N", "K", "group_size"}), "M");
-    b.fallbackCommand("M");
-}
-
-void buildGemvFastBatch(FindingBuilder& b, const SvMatch&) {
-    auto& f = b.finding();
-    b.kernel("awq_gemv", "gemv_fast");
-    const auto batch = b.figure(LogFigure::Batch);
-    const auto seq = b.figure(LogFigure::Seq);
-    if (batch) b.value("M", *batch * seq.value_or(1));
-    linearFigures(b);
-    const auto rows = b.valueOf("M");
-    f.title = rows ? "gemv_fast kernel got batch " + str(*rows) : "gemv_fast kernel got an unsupported batch size";
-    f.explanation = "AutoAWQ's fast GEMV kernel (gemv_fast) has instances for batch 1..7 only" +
-                    (rows ? "; this call had " + str(*rows) + " rows." : std::string(".")) +
-                    " Upstream sends 8 or more rows to a GEMM kernel.";
-    f.fix = "route batches of 8 or more rows to a GEMM kernel (awq_gemm), or cap the decode batch at 7";
-    if (rows) b.plan("awq_gemv", "gemv_fast", known(b, {"M", "N", "K", "group_size"}), "M");
-    b.fallbackCommand("M");
-}
-
-void buildGemvGroup(FindingBuilder& b, const SvMatch&) {
-    auto& f = b.finding();
-    const bool fast = b.near({"gemv_fast"});
-    b.kernel("awq_gemv", fast ? "gemv_fast" : "");
-    b.value("group_size", b.figure(LogFigure::GroupSize));
-    b.value("N", b.figure(LogFigure::N));
-    b.value("K", b.figure(LogFigure::K));
-    const auto g = b.valueOf("group_size");
-    f.title = g ? "AWQ GEMV kernel: unsupported group size " + str(*g) : "AWQ GEMV kernel: unsupported group size";
-    f.explanation = "The AWQ GEMV kernels are compiled for a few group sizes only: gemv for 64 and 128, gemv_fast for 128.";
-    f.fix = "quantize with q_group_size 128, or use a GEMM-packed checkpoint (any multiple of 32)";
-    if (g)
-        b.plan("awq_gemv", fast ? "gemv_fast" : "gemv", known(b, {"group_size", "N", "K"}), "group_size",
-               fast ? std::string() : "the log does not say which GEMV variant");
-    b.fallbackCommand("group_size");
-}
-
-void buildGemmCheck(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    const auto cta = groupNumber(m, 1);
-    const std::string id = f.signature;
-    // llm-awq's original kernel checks against its only tile width, 128.
-    constexpr std::int64_t kLegacyCtaN = 128;
-    const std::string variant = (id == "awq_gemm.cta_n" && cta == kLegacyCtaN) ? "legacy_grid_y" : "gemm";
-    b.kernel("awq_gemm", variant);
-    rowsFromLog(b);
-    linearFigures(b);
-    std::string axis = "N";
-    std::vector<std::string_view> needed{"N"};
-    if (id == "awq_gemm.cta_n") {
-        f.explanation = "AWQ GEMM tiles the output features by " + (cta ? str(*cta) : std::string("cta_N")) +
-                        " columns: OC (N, out_features) must be a multiple of it.";
-        f.fix = "pad the layer's out_features to a multiple of " + (cta ? str(*cta) : std::string("cta_N")) +
-                ", or keep this layer unquantized (modules_to_not_convert)";
-    } else if (id == "awq_gemm.pack_num") {
-        f.explanation = "AWQ packs 8 4-bit weights per int32 along the output features: OC must be a multiple of 8.";
-        f.fix = "pad out_features to a multiple of 8, or keep this layer unquantized";
-    } else if (id == "awq_gemm.group_multiple") {
-        axis = "group_size";
-        needed = {"group_size"};
-        f.explanation = "AWQ GEMM reads scales and zeros per 32-row K step: the group size must be a multiple of 32.";
-        f.fix = "quantize with q_group_size 32, 64 or 128";
-    } else if (id == "awq_gemm.oc_group") {
-        needed = {"N", "group_size"};
-        f.explanation = "AWQ GEMM needs OC (N) to be a multiple of the group size.";
-        f.fix = "quantize with a group size that divides out_features (128 usually does)";
-    } else {
-        axis = "K";
-        needed = {"K", "group_size"};
-        f.explanation = "AWQ GEMM needs IC (K, in_features) to be a multiple of the group size and of 32.";
-        f.fix = "pad in_features, or quantize with a group size that divides it";
-    }
-    f.title = "AWQ GEMM shape check: " + f.message;
-    const bool enough = std::all_of(needed.begin(), needed.end(), [&](std::string_view n) { return b.valueOf(n).has_value(); });
-    if (enough) b.plan("awq_gemm", variant, known(b, {"M", "N", "K", "group_size"}), axis);
-    b.fallbackCommand(axis);
-}
-
 void attentionFigures(FindingBuilder& b) {
     b.value("head_dim", b.figure(LogFigure::HeadDim));
     b.value("head_dim_v", b.figure(LogFigure::HeadDimV));
@@ -625,86 +488,23 @@ void attentionFigures(FindingBuilder& b) {
     }
 }
 
-std::vector<DiagnosisValue> attentionShape(const FindingBuilder& b) {
-    auto values = known(b, {"batch", "seqlen_q", "seqlen_k", "heads", "head_dim", "head_dim_v"});
-    // FA2 takes one head size for Q, K and V: a log that names only head_dim means both.
-    if (b.valueOf("head_dim") && !b.valueOf("head_dim_v")) values.push_back({"head_dim_v", *b.valueOf("head_dim"), 0, {}});
-    return values;
+// ---- core signatures ------------------------------------------------------------------
+
+namespace {
+
+// The contributions of `kernels`' families, in registry order.
+std::vector<const DiagnosisSignatures*> contributions(const KernelRegistry& kernels) {
+    std::vector<const DiagnosisSignatures*> out;
+    for (const auto& family : kernels.families())
+        if (const DiagnosisSignatures* contributed = family->diagnosisSignatures()) out.push_back(contributed);
+    return out;
 }
 
-void buildAttentionArch(FindingBuilder& b, const SvMatch&) {
-    auto& f = b.finding();
-    b.kernel("attention", "fa2");
-    attentionFigures(b);
-    f.title = "FlashAttention refuses a pre-Ampere GPU" + (f.arch.empty() ? std::string() : " (" + f.arch + ")");
-    f.explanation = "FlashAttention-2 uses Ampere (sm_80) tensor-core instructions and refuses older GPUs before launching.";
-    f.fix = "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU, or use an sm_80+ GPU";
-    if (b.deviceNamed()) b.plan("attention", "fa2", attentionShape(b), "head_dim");
-    b.fallbackCommand("head_dim");
-}
-
-void buildAttentionHeadDim(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    b.kernel("attention", "fa2");
-    attentionFigures(b);
-    const auto hd = b.valueOf("head_dim");
-    const auto limit = groupNumber(m, 1);
-    const bool multiple = f.signature == "attention.head_dim_multiple";
-    f.title = multiple ? "FlashAttention: head_dim " + (hd ? str(*hd) + " " : std::string()) + "is not a multiple of 8"
-                       : "FlashAttention: head_dim " + (hd ? str(*hd) + " " : std::string()) + "over 256";
-    if (hd && limit) f.limit = LimitHit{multiple ? "head_dim % 8" : "head_dim", *limit, *hd};
-    f.explanation = multiple ? "FlashAttention-2 loads heads in 8-element vectors: head_dim must be a multiple of 8."
-                             : "FlashAttention-2 is compiled for head_dim buckets up to 256.";
-    f.fix = multiple ? "pad head_dim to the next multiple of 8" : "route head_dim > 256 to another backend (e.g. PyTorch SDPA)";
-    if (hd) b.plan("attention", "fa2", attentionShape(b), "head_dim");
-    b.fallbackCommand("head_dim");
-}
-
-void buildAttentionDtype(FindingBuilder& b, const SvMatch&) {
-    auto& f = b.finding();
-    b.kernel("attention", "fa2");
-    attentionFigures(b);
-    if (f.signature == "attention.dtype") {
-        f.title = "FlashAttention got a dtype other than fp16/bf16";
-        f.explanation = "FlashAttention-2 is compiled for fp16 and bf16 only (float32 inputs are refused).";
-        f.fix = "cast q, k and v to torch.float16 or torch.bfloat16 (bf16 needs sm_80+), or use PyTorch SDPA for float32";
-    } else if (f.signature == "attention.same_dtype") {
-        f.title = "FlashAttention: q, k and v have different dtypes";
-        f.explanation = "FlashAttention-2 needs one dtype for query, key and value.";
-        f.fix = "cast key and value to the query's dtype";
-    } else {
-        f.title = "FlashAttention: bfloat16 on a pre-Ampere GPU";
-        f.explanation = "bf16 tensor-core instructions exist from sm_80 only.";
-        f.fix = "use float16 on this GPU (FlashAttention itself also needs sm_80+; use PyTorch SDPA there)";
-    }
-    b.fallbackCommand("head_dim");
-}
-
-void buildTileCapacity(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    b.kernel("attention", "sm120_tile_search");
-    b.value("head_dim", groupNumber(m, 1));
-    b.value("head_dim_v", groupNumber(m, 2));
-    b.value("smem_limit", groupNumber(m, 4));
-    attentionFigures(b);
-    const auto hd = b.valueOf("head_dim");
-    const auto hdv = b.valueOf("head_dim_v");
-    f.title = "no attention tile fits shared memory" + (hd ? " at head_dim " + str(*hd) : std::string()) +
-              (f.arch.empty() ? std::string() : " on " + f.arch);
-    f.explanation = "The FA4-on-SM120 style tile search tried every (tile_m, tile_n) candidate for this head size; none "
-                    "fits the device's opt-in shared memory per block" +
-                    (b.valueOf("smem_limit") ? " (" + withThousands(*b.valueOf("smem_limit")) + " B)." : std::string("."));
-    f.fix = "route this head_dim to another backend, or use a GPU with a larger opt-in shared-memory limit";
-    if (hd && hdv) b.plan("attention", "sm120_tile_search", attentionShape(b), "head_dim");
-    b.fallbackCommand("head_dim");
-}
-
+// A tile search's capacity message without a kernel's own wording ("exceeds shared memory capacity").
 void buildLooseCapacity(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
     b.value("smem_limit", groupNumber(m, 2));
     attentionFigures(b);
-    const bool attention = b.valueOf("head_dim").has_value() || b.near({"fa4"}) || b.near({"flash"});
-    if (attention) b.kernel("attention", "sm120_tile_search");
     f.title = "no tile fits shared memory" + (f.arch.empty() ? std::string() : " on " + f.arch);
     f.explanation = "A tile search found no candidate under the device's shared-memory capacity.";
     f.fix = "use a smaller tile or head size, or a GPU with a larger opt-in shared-memory limit";
@@ -712,8 +512,18 @@ void buildLooseCapacity(FindingBuilder& b, const SvMatch& m) {
         const auto archs = archsWithOptin(b.scope().devices, *limit);
         if (!archs.empty()) f.explanation += " " + withThousands(*limit) + " B is the opt-in limit of " + joinList(archs) + ".";
     }
-    if (attention && b.valueOf("head_dim")) b.plan("attention", "sm120_tile_search", attentionShape(b), "head_dim");
+    for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
+        if (family->noTileFits) family->noTileFits(b);
     b.fallbackCommand("head_dim");
+}
+
+// The command that replays a launch the text gives only the shared memory of, through the family
+// that models bare launches; "" when the registry has none.
+std::string bareLaunchCommand(const FindingBuilder& b, std::string_view parameter, std::int64_t bytes, bool optIn,
+                              std::string_view device) {
+    for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
+        if (family->bareLaunchCommand) return family->bareLaunchCommand(parameter, bytes, optIn, device);
+    return {};
 }
 
 // The database GPUs the text's figures imply when it names none, said in the explanation; plans and
@@ -734,69 +544,14 @@ std::string commandDevice(const FindingBuilder& b) {
     return f.impliedDevices.empty() ? b.planDevice().id : f.impliedDevices.front();
 }
 
-// Shared memory a triton-family plan of `values` asks for (the pipeliner's formula through the
-// planner, core has no copy of it); nullopt when the planner refuses the config before that.
-std::optional<std::int64_t> tritonSharedMemory(const FindingBuilder& b, const std::vector<DiagnosisValue>& values) {
-    auto kernel = resolveKernel(b.scope().kernels, "triton", "");
-    if (!kernel) return std::nullopt;
-    const auto& parameters = kernel->family->parameters();
-    Shape shape = Shape::defaults(parameters);
-    for (const auto& v : values) {
-        const int index = parameterIndex(parameters, v.name);
-        if (index < 0 || !checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value)) return std::nullopt;
-        shape[index] = v.value;
-    }
-    const LaunchPlan plan = kernel->family->plan(kernel->variant, shape, b.planDevice(), PlanDetail::Brief);
-    if (plan.limit && plan.limit->name == "smem_per_block_optin") return plan.limit->actual;
-    if (plan.hasLaunch()) return plan.totalSmem();
-    return std::nullopt;
-}
+}  // namespace
 
-// Triton's OutOfResources with the autotuner config the log quotes: planned as the triton family
-// (the matmul tutorial's pipelined kernel) when BLOCK_M/N/K and num_stages are all there.
-bool tritonConfigFromLog(FindingBuilder& b, std::int64_t required) {
+// Shared memory over the opt-in limit, as a launch check (the CuTe DSL's) or a compiler (Triton's
+// OutOfResources, through its family's signature) reports it.
+void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& report) {
     auto& f = b.finding();
-    const auto config = findTritonConfig(b.scope().log, b.line(), kContextLines);
-    for (const auto& c : config) b.valueFrom(c.parameter, c.value, c.line + 1, c.text);
-    for (std::string_view needed : {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages"})
-        if (!b.valueOf(needed)) {
-            f.unknown = "the log quotes no full Triton config (BLOCK_M, BLOCK_N, BLOCK_K and num_stages): with them, "
-                        "`tilescope-cli plan -k triton -s BLOCK_M=..,BLOCK_N=..,BLOCK_K=..,num_stages=..` checks it on every GPU";
-            return false;
-        }
-    auto values = known(b, {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages", "num_warps"});
-    // The element size is rarely printed: the one at which the formula gives Triton's own figure.
-    std::string note;
-    for (const std::int64_t bytes : {2, 1, 4}) {
-        auto withBytes = values;
-        withBytes.push_back({"dtype_bytes", bytes, 0, {}});
-        if (tritonSharedMemory(b, withBytes) == required) {
-            b.valueFrom("dtype_bytes", bytes, 0,
-                        "the element size at which Triton's pipeliner formula gives the printed " + withThousands(required) + " B");
-            note = "the config the log quotes needs exactly the printed " + withThousands(required) + " B at " + str(bytes) +
-                   " B per element";
-            break;
-        }
-    }
-    if (note.empty()) {
-        values.push_back({"dtype_bytes", 2, 0, {}});
-        const auto fp16 = tritonSharedMemory(b, values);
-        note = "the matmul tutorial's pipeliner needs " + (fp16 ? withThousands(*fp16) + " B" : std::string("an unknown amount")) +
-               " for the quoted config at 2 B per element, not the printed " + withThousands(required) +
-               " B: the failing kernel stages other tiles, or another Triton version allocates otherwise; planned as the tutorial's";
-    }
-    b.kernel("triton", "matmul");
-    b.plan("triton", "matmul", known(b, {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages", "num_warps", "dtype_bytes"}), "num_stages", note);
-    return true;
-}
-
-// Shared memory over the opt-in limit, as CuTe DSL ("launch shared memory exceeds current GPU arch") and
-// Triton ("out of resource: shared memory") report it.
-void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    const bool triton = f.signature == "smem.triton";
-    const auto allocated = groupNumber(m, triton ? 1 : 2);
-    const auto maximum = groupNumber(m, triton ? 2 : 3);
+    const auto allocated = report.allocated;
+    const auto maximum = report.maximum;
     b.value("smem_bytes", allocated);
     b.value("smem_limit", maximum);
     attentionFigures(b);
@@ -804,10 +559,8 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
     f.title = "shared memory per block over the limit" +
               (allocated && maximum ? ": " + withThousands(*allocated) + " B > " + withThousands(*maximum) + " B" : std::string()) +
               (f.arch.empty() ? std::string() : " on " + f.arch);
-    f.explanation = triton ? "Triton compiled a kernel whose shared memory exceeds what this GPU grants one block (its opt-in limit)."
-                           : "The kernel asked for more dynamic shared memory than this GPU grants one block (its opt-in "
-                             "limit); the runtime refuses the launch with cudaErrorInvalidValue.";
-    const int rocm = triton ? findRocmMention(b.scope().log) : -1;
+    f.explanation = report.explanation;
+    const int rocm = report.compilerCheck ? findRocmMention(b.scope().log) : -1;
     if (maximum && rocm < 0) {
         const auto archs = archsWithOptin(b.scope().devices, *maximum);
         if (!archs.empty()) f.explanation += " " + withThousands(*maximum) + " B is the opt-in limit of " + joinList(archs) + ".";
@@ -816,7 +569,7 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
         // ROCm's Triton prints an AMD GPU's LDS as the hardware limit (65,536 B on MI300X): no NVIDIA GPU is implied.
         f.explanation += " The log runs on ROCm (line " + str(rocm + 1) + ": \"" + FindingBuilder::trimmed(b.scope().log.line(rocm)) +
                          "\"): the limit is an AMD GPU's LDS, so no GPU of the database is implied.";
-    } else if (!f.arch.empty() && !triton) {
+    } else if (!f.arch.empty() && !report.compilerCheck) {
         if (auto cc = findArchitecture(f.arch))
             implyDevices(b, devicesOfArchitecture(b.scope().devices, *cc),
                          f.arch + ": every database GPU of compute capability " + cc->toString());
@@ -824,56 +577,35 @@ void buildSmemOverLimit(FindingBuilder& b, const SvMatch& m) {
         implyDevices(b, devicesWithOptinLimit(b.scope().devices, *maximum),
                      "Hardware limit " + withThousands(*maximum) + " B: every database GPU with that opt-in limit");
     }
-    f.fix = triton ? "reduce BLOCK sizes or num_stages" : "use a smaller tile or fewer pipeline stages";
+    f.fix = report.fix;
     if (allocated && maximum)
         f.fix += " (" + withThousands(*allocated - *maximum) + " B too many)";
     if (allocated && rocm < 0) {
         const auto larger = devicesWithOptinAtLeast(b.scope().devices, *allocated);
         if (!larger.empty()) f.fix += "; or run on a GPU whose opt-in limit fits " + withThousands(*allocated) + " B: " + joinList(larger);
     }
-    // A FlashAttention kernel named at the error (flash_attn, FlashAttentionForwardSm80, a
-    // flashattention module) is the attention family, variant unknown; planned when head_dim is known.
-    const bool flash = b.near({"flash_attn"}) || b.near({"flashattention"}) || b.near({"flash_fwd"});
-    const bool attention = flash || (b.valueOf("head_dim").has_value() && (b.near({"attn"}) || b.near({"attention"})));
-    if (triton && allocated && rocm < 0 && tritonConfigFromLog(b, *allocated)) return;
-    if (attention) {
-        b.kernel("attention", "");
-        if (b.valueOf("head_dim"))
-            b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
-    }
-    // Nothing planned: the launch as the text gives it, through the custom family.
+    if (report.planFromLog && allocated && rocm < 0 && report.planFromLog(b, *allocated)) return;
+    // A family whose kernel is named at the error claims it (a FlashAttention kernel: kernels/attention).
+    for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
+        if (family->sharedMemoryOverLimit) family->sharedMemoryOverLimit(b);
+    // Nothing planned: the launch as the text gives it, through the family that models bare launches.
     if (f.command.empty() && allocated && rocm < 0)
-        f.command = customSharedMemoryCommand("dynamic_smem", *allocated, true, commandDevice(b));
+        f.command = bareLaunchCommand(b, "dynamic_smem", *allocated, true, commandDevice(b));
     b.fallbackCommand("head_dim");
 }
 
-// Triton's second OutOfResources: num_warps x 32 against the loaded function's maximum threads per
-// block (compiler.py _init_handles: OutOfResources(num_warps * warp_size, n_max_threads, "threads")).
-void buildTritonThreads(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    const auto required = groupNumber(m, 1);
-    const auto limit = groupNumber(m, 2);
-    b.value("threads", required);
-    b.value("thread_limit", limit);
-    if (required && limit) f.limit = LimitHit{"max_threads_per_block", *limit, *required};
-    f.title = "Triton: num_warps x 32 threads over the kernel's limit" +
-              (required && limit ? ": " + withThousands(*required) + " > " + withThousands(*limit) : std::string());
-    f.explanation = "Triton compared num_warps x 32 with the compiled kernel's maximum threads per block "
-                    "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK): the GPU's 1,024 at most, fewer when the kernel's "
-                    "registers per thread do not fit that many threads in a block's register file.";
-    if (limit && *limit < b.planDevice().maxThreadsPerBlock)
-        f.explanation += " " + withThousands(*limit) + " is below 1,024: the kernel's registers set the limit here, and "
-                         "Tilescope does not know them (Triton picks them).";
-    if (limit) f.fix = "num_warps=" + str(*limit / 32) + " or fewer";
-    if (required && *required % 32 == 0) {
-        b.valueFrom("num_warps", *required / 32, f.line, f.message + " (Required / 32)");
-        // Over the GPU's own limit the triton family reproduces it; under it, registers decide and are unknown.
-        if (limit && *limit == b.planDevice().maxThreadsPerBlock && *required > *limit) {
-            b.kernel("triton", "matmul");
-            b.plan("triton", "matmul", known(b, {"num_warps"}), "num_warps", "the log gives num_warps only: the blocks keep the family's defaults");
-        }
-    }
-    b.fallbackCommand("");
+namespace {
+
+// The CuTe DSL's launch check ("launch shared memory exceeds current GPU arch sm_89 allowed.
+// Allocated: N bytes. Max: N bytes."): the runtime would refuse the launch.
+void buildCuteSmem(FindingBuilder& b, const SvMatch& m) {
+    SharedMemoryReport report;
+    report.allocated = groupNumber(m, 2);
+    report.maximum = groupNumber(m, 3);
+    report.explanation = "The kernel asked for more dynamic shared memory than this GPU grants one block (its opt-in "
+                         "limit); the runtime refuses the launch with cudaErrorInvalidValue.";
+    report.fix = "use a smaller tile or fewer pipeline stages";
+    buildSharedMemoryOverLimit(b, report);
 }
 
 // ptxas' refusal of an entry function whose static shared memory passes the per-block cap (0xc000 =
@@ -912,12 +644,12 @@ void buildStaticSmem(FindingBuilder& b, const SvMatch& m) {
     f.fix = "move the arrays to dynamic shared memory (extern __shared__) and raise cudaFuncAttributeMaxDynamicSharedMemorySize";
     if (bytes) {
         const auto fits = devicesWithOptinAtLeast(b.scope().devices, *bytes);
-        const std::string dynamic = customSharedMemoryCommand("dynamic_smem", *bytes, true, b.planDevice().id);
+        const std::string dynamic = bareLaunchCommand(b, "dynamic_smem", *bytes, true, b.planDevice().id);
         if (fits.size() == b.scope().devices.devices().size())
             f.fix += " (" + dynamic + "): every database GPU's opt-in limit holds " + withThousands(*bytes) + " B";
         else if (!fits.empty())
             f.fix += " (" + dynamic + "): the opt-in limit holds " + withThousands(*bytes) + " B on " + joinList(fits);
-        f.command = customSharedMemoryCommand("static_smem", *bytes, false, b.planDevice().id);
+        f.command = bareLaunchCommand(b, "static_smem", *bytes, false, b.planDevice().id);
     }
     b.fallbackCommand("");
 }
@@ -944,24 +676,6 @@ void buildNotDivisible(FindingBuilder& b, const SvMatch& m) {
         f.fix += (f.fix.empty() ? "" : "; ") + std::string("a smaller tensor_parallel_size splits the layer less");
 }
 
-void buildBucketOverflow(FindingBuilder& b, const SvMatch& m) {
-    auto& f = b.finding();
-    b.kernel("gemm_bucket", "oproj");
-    b.value("M", groupNumber(m, 1));
-    b.value("N", b.figure(LogFigure::N));
-    b.value("K", b.figure(LogFigure::K));
-    const auto rows = b.valueOf("M");
-    const auto top = groupNumber(m, 3);
-    if (rows && top) f.limit = LimitHit{"max_tokens", *top, *rows};
-    f.title = "gemm_ar: M=" + (rows ? str(*rows) : std::string("?")) + " outside every bucket";
-    f.explanation = "The M-bucketed o_proj GEMM rounds M up to a cell of 8..512 rows (MAX_TOKENS" +
-                    (top ? " = " + str(*top) : std::string()) + "); a larger batch of tokens has no cell.";
-    f.fix = "chunk M into blocks of at most " + (top ? str(*top) : std::string("MAX_TOKENS")) +
-            " rows, or cap the scheduler's tokens per step (e.g. chunked prefill size)";
-    if (rows) b.plan("gemm_bucket", "oproj", known(b, {"M", "N", "K"}), "M");
-    b.fallbackCommand("M");
-}
-
 void buildBf16Device(FindingBuilder& b, const SvMatch&) {
     auto& f = b.finding();
     f.title = "bfloat16 on a GPU without bf16 support" + (f.arch.empty() ? std::string() : " (" + f.arch + ")");
@@ -970,67 +684,31 @@ void buildBf16Device(FindingBuilder& b, const SvMatch&) {
     b.fallbackCommand("");
 }
 
-// No bundled kernel is named: the families that could raise the message, likeliest first.
-void rankFamilies(FindingBuilder& b, std::vector<std::string> ranking) {
+// No bundled kernel is named: the families that could raise the message, likeliest first (the
+// families' causes for this signature, in their order).
+void rankFamilies(FindingBuilder& b) {
     auto& f = b.finding();
-    f.familyRanking = std::move(ranking);
+    std::vector<const LikelyCause*> causes;
+    for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
+        for (const auto& cause : family->causes)
+            if (cause.signature == f.signature) causes.push_back(&cause);
+    if (causes.empty()) return;
+    std::stable_sort(causes.begin(), causes.end(), [](const LikelyCause* x, const LikelyCause* y) { return x->order < y->order; });
+    for (const LikelyCause* cause : causes) f.familyRanking.emplace_back(cause->text);
     f.explanation += " The log names no bundled kernel; of the four families, the likeliest to raise this first: ";
     for (std::size_t i = 0; i < f.familyRanking.size(); ++i)
         f.explanation += (i ? "; " : "") + std::to_string(i + 1) + ". " + f.familyRanking[i];
     f.explanation += ".";
 }
 
-// A grid or block the runtime refused, in the kernel family the context names: sets the kernel,
-// plans the log's shape and returns true; false when no bundled family is named.
+// A grid or block the runtime refused, in the kernel family the context names: that family sets
+// the kernel and plans the log's shape; false when no family with a plan for it is named.
 bool planRejectedLaunch(FindingBuilder& b, const std::string& family) {
-    auto& f = b.finding();
-    if (family == "awq_gemm") {
-        b.kernel("awq_gemm", "legacy_grid_y");
-        rowsFromLog(b);
-        linearFigures(b);
-        linearFromModel(b, "awq_gemm", "legacy_grid_y");
-        f.title = "AWQ GEMM launch rejected: grid.y over its limit (the legacy llm-awq launch)";
-        f.explanation += " The original llm-awq GEMM launch puts ceil(M/16) * N/128 blocks on grid.y, which overflows "
-                         "at long prefills (llm-awq issue #7).";
-        if (!b.familyNote().empty()) f.explanation += " The kernel is inferred: " + b.familyNote() + ".";
-        f.fix = "use a kernel that flattens the grid into grid.x (AutoAWQ / vLLM), or split the prefill into chunks";
-        std::vector<std::string> missing;
-        if (!b.valueOf("M")) missing.push_back("M (the rows of the call: the log gives no tokens=, tensor shape or prompt length)");
-        if (!b.valueOf("N"))
-            missing.push_back("N and K (out_features, in_features: the log names no model Tilescope has a config for; give one with "
-                              "diagnose --model config.json, or add its folder in the settings)");
-        if (!missing.empty()) f.unknown = "unknown: " + joinList(missing);
-        // M alone still places the failure: N and K at the family's defaults say so in the plan note.
-        if (b.valueOf("M")) {
-            if (!b.valueOf("N")) f.planNote = (f.planNote.empty() ? "" : f.planNote + "; ") + "N and K unknown: the family's defaults";
-            b.plan("awq_gemm", "legacy_grid_y", known(b, {"M", "N", "K", "group_size"}), "M");
-        }
-        b.fallbackCommand("M");
-        return true;
-    }
-    if (family == "awq_gemv") {
-        b.kernel("awq_gemv", "gemv");
-        linearFigures(b);
-        b.value("M", b.figure(LogFigure::Batch));
-        if (b.valueOf("N")) b.plan("awq_gemv", "gemv", known(b, {"M", "N", "K", "group_size"}), "N");
-        b.fallbackCommand("N");
-        return true;
-    }
-    if (family == "attention") {
-        b.kernel("attention", "fa2");
-        attentionFigures(b);
-        if (b.valueOf("batch") || b.valueOf("heads")) b.plan("attention", "fa2", attentionShape(b), "batch");
-        b.fallbackCommand("batch");
-        return true;
-    }
-    if (family == "gemm_bucket") {
-        b.kernel("gemm_bucket", "oproj");
-        rowsFromLog(b);
-        if (b.valueOf("M")) b.plan("gemm_bucket", "oproj", known(b, {"M", "N", "K"}), "M");
-        b.fallbackCommand("M");
-        return true;
-    }
-    return false;
+    const KernelFamily* named = family.empty() ? nullptr : b.scope().kernels.find(family);
+    const DiagnosisSignatures* contributed = named ? named->diagnosisSignatures() : nullptr;
+    if (!contributed || !contributed->rejectedLaunch) return false;
+    contributed->rejectedLaunch(b);
+    return true;
 }
 
 std::string launchLimitsText(const DeviceSpec& device) {
@@ -1048,10 +726,7 @@ void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
     if (planRejectedLaunch(b, b.familyFromContext())) return;
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
-    rankFamilies(b, {"awq_gemm/legacy_grid_y: grid.y = ceil(M/16) x N/128 passes 65,535 at long prefills (M=16384 with N over 8,064)",
-                     "attention/fa2: grid (ceil(seqlen_q/128), batch, heads): batch or heads over 65,535",
-                     "awq_gemv/gemv: grid.y = N/4 over 65,535 (N over 262,140), or batch over 65,535 on grid.z",
-                     "gemm_bucket/oproj: its grid is at most 152 blocks; only an empty grid (M = 0) is refused"});
+    rankFamilies(b);
     b.fallbackCommand("");
 }
 
@@ -1190,92 +865,45 @@ void buildInvalidValue(FindingBuilder& b, const SvMatch& match) {
     if (planRejectedLaunch(b, b.familyFromContext())) return;
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
-    rankFamilies(b, {"gemm_bucket/oproj: 196,608 to 225,280 B of dynamic shared memory, over the opt-in limit of every GPU but sm_90/sm_100",
-                     "attention (fa2 / sm120_tile_search): large head_dim tiles over a consumer GPU's 101,376 B opt-in",
-                     "awq_gemm/prefill: 73,728 B at M <= 128, over a T4's 65,536 B opt-in",
-                     "awq_gemm/legacy_grid_y and awq_gemv: a grid.y over 65,535, which the CUDA 13 runtime reports this way"});
+    rankFamilies(b);
     b.fallbackCommand("");
 }
 
-const std::vector<Signature>& signatures() {
+// The signatures of no bundled family. Their order numbers leave room between them for the
+// families' (kernels/<family>/diagnosis.cpp): a kernel's exact text comes before a looser generic
+// one that also matches it; core/README.md lists the whole order.
+const std::vector<Signature>& coreSignatures() {
     using V = Verdict;
-    // Specific texts first: one finding per line, the first signature that matches wins.
     static const std::vector<Signature> list{
-        {"attention.tile_capacity", {"head_dim_v"},
-         R"(\(\s*head_dim\s*,\s*head_dim_v\s*\)\s*=\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*exceeds\s+(\w+)\s+shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
-         V::NoTileFits, false, buildTileCapacity},
-        {"smem.launch_arch", {"launch shared memory"},
+        {20, "smem.launch_arch", {"launch shared memory"},
          R"(launch shared memory exceeds current GPU arch\s+(sm_\w+)\s+allowed\.?(?:\s*Allocated:\s*(\d+)\s*bytes\.?\s*Max:\s*(\d+)\s*bytes\.?)?)",
-         V::InvalidLaunch, true, buildSmemOverLimit},
-        // Triton >= 2.1 prints "shared memory, Required: N, Hardware limit: N"; Triton 1.x ("triton.code_gen",
-        // triton-lang/triton #384) ran the words together: "shared memoryRequired: NHardware limit: N".
-        {"smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,?\s*Required:\s*(\d+),?\s*Hardware limit:\s*(\d+))",
-         V::InvalidLaunch, false, buildSmemOverLimit},
-        {"triton.threads", {"out of resource"}, R"(out of resources?:\s*threads,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
-         V::InvalidLaunch, false, buildTritonThreads},
-        {"ptxas.static_smem", {"uses too much shared data"},
+         V::InvalidLaunch, true, buildCuteSmem},
+        {50, "ptxas.static_smem", {"uses too much shared data"},
          R"(uses too much shared data \((0x[0-9a-f]+) bytes(?:\s*\+\s*(0x[0-9a-f]+) bytes system)?,\s*(0x[0-9a-f]+) max\))",
          V::UnsupportedShape, false, buildStaticSmem},
-        {"tile.not_divisible", {"is not divisible by"}, R"(([A-Za-z_]\w*)\s*=\s*(\d+)\s+is not divisible by\s+([A-Za-z_]\w*)\s*=\s*(\d+))",
+        {60, "tile.not_divisible", {"is not divisible by"}, R"(([A-Za-z_]\w*)\s*=\s*(\d+)\s+is not divisible by\s+([A-Za-z_]\w*)\s*=\s*(\d+))",
          V::UnsupportedShape, false, buildNotDivisible},
-        {"gemm_bucket.overflow", {"gemm_ar"}, R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
-         V::BucketOverflow, false, buildBucketOverflow},
-        {"awq_gemv.batch", {"only supports batch size 1"}, R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",
-         V::UnsupportedShape, false, buildGemvBatch},
-        {"awq_gemv.fast_batch", {"unsupported batch size"}, R"(Unsupported batch size for gemv kernel\.?)", V::UnsupportedShape,
-         false, buildGemvFastBatch},
-        {"awq_gemv.group", {"unsupported group size"}, R"(Unsupported group size for gemv kernel\.?)", V::UnsupportedShape, false,
-         buildGemvGroup},
-        {"awq_gemm.cta_n", {"cta_n"}, R"(OC is not multiple of cta_N\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
-        {"awq_gemm.pack_num", {"pack_num"}, R"(OC is not multiple of pack_num\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
-        {"awq_gemm.group_multiple", {"group size should"}, R"(Group size should be a multiple of (\d+))", V::UnsupportedShape, false,
-         buildGemmCheck},
-        {"awq_gemm.oc_group", {"oc is not multiple of group"}, R"(OC is not multiple of Group size)", V::UnsupportedShape, false,
-         buildGemmCheck},
-        {"awq_gemm.ic_group", {"ic is not multiple"}, R"(IC is not multiple of (?:Group size|32))", V::UnsupportedShape, false,
-         buildGemmCheck},
-        {"attention.arch", {"ampere gpus"}, R"(FlashAttention only supports Ampere GPUs or newer\.?)", V::UnsupportedDevice, false,
-         buildAttentionArch},
-        {"attention.head_dim", {"head dimension at most"}, R"(FlashAttention forward only supports head dimension at most (\d+))",
-         V::UnsupportedShape, false, buildAttentionHeadDim},
-        {"attention.head_dim_multiple", {"head_size that is a multiple"}, R"((?:query, key, value, and out_ )?must have a head_size that is a multiple of (\d+))",
-         V::UnsupportedShape, false, buildAttentionHeadDim},
-        {"attention.dtype", {"fp16 and bf16"}, R"(FlashAttention only supports? fp16 and bf16 data type)", V::UnsupportedShape,
-         false, buildAttentionDtype},
-        {"attention.bf16_arch", {"bfloat16 is only supported on ampere"}, R"(bfloat16 is only supported on Ampere GPUs or newer)",
-         V::UnsupportedDevice, false, buildAttentionDtype},
-        {"attention.same_dtype", {"must have the same dtype"}, R"(query and (?:key|value) must have the same dtype)",
-         V::UnsupportedShape, false, buildAttentionDtype},
-        {"device.bf16", {"bfloat16 is only supported on gpus"},
+        {220, "device.bf16", {"bfloat16 is only supported on gpus"},
          R"(Bfloat16 is only supported on GPUs with compute capability of at least (\d+)\.(\d+))", V::UnsupportedDevice, false,
          buildBf16Device},
-        {"smem.capacity", {"memory capacity"}, R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
+        {230, "smem.capacity", {"memory capacity"}, R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
          V::NoTileFits, false, buildLooseCapacity},
-        {"cuda.out_of_resources", {"too many resources", "launchoutofresources"}, R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
+        {240, "cuda.out_of_resources", {"too many resources", "launchoutofresources"}, R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
          V::OutOfResources, true, buildOutOfResources},
-        {"cuda.invalid_configuration", {"invalid configuration", "invalidconfiguration"}, R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
+        {250, "cuda.invalid_configuration", {"invalid configuration", "invalidconfiguration"}, R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
          V::InvalidLaunch, true, buildInvalidConfiguration},
-        {"cuda.out_of_memory", {"out of memory", "outofmemory", "memoryallocation"},
+        {260, "cuda.out_of_memory", {"out of memory", "outofmemory", "memoryallocation"},
          R"(CUDA out of memory|(?:CUDA error:\s*)?out of memory|cudaErrorMemoryAllocation|OutOfMemoryError)", V::OutOfMemory, true,
          buildOutOfMemory},
         // The runtime's text (CUDA 13 at a launch; any version at cudaFuncSetAttribute), and the
         // driver API's as Triton ("Triton Error [CUDA]: invalid argument", triton-lang/triton #3299),
         // pycuda ("cuLaunchKernel failed: invalid argument", tinygrad #625) and numba / Halide
         // ("... CUDA_ERROR_INVALID_VALUE", numba #1055) print it.
-        {"cuda.invalid_value", {"invalid argument", "invalidvalue", "invalid_value"},
+        {270, "cuda.invalid_value", {"invalid argument", "invalidvalue", "invalid_value"},
          R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue|Triton Error \[CUDA\]:\s*invalid argument|cuLaunchKernel failed:\s*invalid argument|CUDA_ERROR_INVALID_VALUE)",
          V::InvalidLaunch, true, buildInvalidValue},
     };
     return list;
-}
-
-const std::vector<std::regex>& compiledSignatures() {
-    static const std::vector<std::regex> compiled = [] {
-        std::vector<std::regex> out;
-        for (const auto& s : signatures()) out.emplace_back(s.pattern, std::regex::ECMAScript | std::regex::icase);
-        return out;
-    }();
-    return compiled;
 }
 
 bool hasNeedle(const std::string& lower, const Signature& signature) {
@@ -1285,15 +913,33 @@ bool hasNeedle(const std::string& lower, const Signature& signature) {
 
 }  // namespace
 
+Signature::Signature(int place, std::string_view name, std::array<std::string_view, 3> words, const char* regexText, Verdict verdict,
+                     bool fromCudaRuntime, SignatureBuild builder)
+    : order(place),
+      id(name),
+      needles(words),
+      pattern(regexText),
+      kind(verdict),
+      cudaRuntime(fromCudaRuntime),
+      build(builder),
+      regex(regexText, std::regex::ECMAScript | std::regex::icase) {}
+
+// Core's signatures and every family's, sorted by order (a tie keeps core first, then registry order).
+SignatureList::SignatureList(const KernelRegistry& kernels) {
+    for (const auto& s : coreSignatures()) m_list.push_back(&s);
+    for (const DiagnosisSignatures* family : contributions(kernels))
+        for (const auto& s : family->signatures) m_list.push_back(&s);
+    std::stable_sort(m_list.begin(), m_list.end(), [](const Signature* a, const Signature* b) { return a->order < b->order; });
+}
+
 // The first signature matching `text` (`lower` is its lowercase copy); with `mustCross`, only a
 // match that starts before it and ends after it (a message wrapped onto the next line).
-std::optional<std::pair<std::size_t, SvMatch>> matchSignature(const std::string& text, const std::string& lower,
-                                                              std::optional<std::size_t> mustCross) {
-    const auto& list = signatures();
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        if (!hasNeedle(lower, list[i])) continue;
+std::optional<std::pair<std::size_t, SvMatch>> SignatureList::match(const std::string& text, const std::string& lower,
+                                                                    std::optional<std::size_t> mustCross) const {
+    for (std::size_t i = 0; i < m_list.size(); ++i) {
+        if (!hasNeedle(lower, *m_list[i])) continue;
         SvMatch match;
-        if (!std::regex_search(text, match, compiledSignatures()[i])) continue;
+        if (!std::regex_search(text, match, m_list[i]->regex)) continue;
         if (mustCross) {
             const auto start = static_cast<std::size_t>(match.position(0));
             const auto end = start + static_cast<std::size_t>(match.length(0));
@@ -1306,24 +952,21 @@ std::optional<std::pair<std::size_t, SvMatch>> matchSignature(const std::string&
 
 // Whether the line ends with the start of a needle: a message broken there may go on after the
 // next line's log prefix, where the raw pair does not show the whole needle.
-bool endsWithNeedleStart(std::string_view lower) {
+bool SignatureList::endsWithNeedleStart(std::string_view lower) const {
     while (!lower.empty() && lower.back() == ' ') lower.remove_suffix(1);
-    for (const auto& signature : signatures())
-        for (std::string_view needle : signature.needles)
+    for (const Signature* signature : m_list)
+        for (std::string_view needle : signature->needles)
             for (std::size_t n = 1; n < needle.size() && n <= lower.size(); ++n)
                 if (needle[n - 1] == lower.back() && lower.substr(lower.size() - n) == needle.substr(0, n)) return true;
     return false;
 }
 
-bool anyNeedle(const std::string& lower) {
-    return std::any_of(signatures().begin(), signatures().end(), [&](const Signature& s) { return hasNeedle(lower, s); });
+bool SignatureList::anyNeedle(const std::string& lower) const {
+    return std::any_of(m_list.begin(), m_list.end(), [&](const Signature* s) { return hasNeedle(lower, *s); });
 }
 
-bool signatureFromCudaRuntime(std::size_t index) { return signatures()[index].cudaRuntime; }
-
-DiagnosisFinding buildFinding(const LogScope& scope, std::size_t index, const SvMatch& match, const std::string& matchedText,
-                              int line) {
-    const Signature& signature = signatures()[index];
+DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match,
+                              const std::string& matchedText, int line) {
     FindingBuilder builder(scope, line, matchedText);
     DiagnosisFinding& f = builder.finding();
     f.kind = signature.kind;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <regex>
 
 #include "core/text_format.h"
 
@@ -39,41 +38,6 @@ int findRocmMention(const LogText& log) {
     return -1;
 }
 
-std::vector<TritonConfigValue> findTritonConfig(const LogText& log, int errorLine, int window) {
-    struct Spelling {
-        std::string_view parameter;
-        std::regex pattern;
-    };
-    // The tutorial's names (BLOCK_SIZE_M) and the common short ones (BLOCK_M), quoted as dict keys
-    // or written as keyword arguments.
-    static const std::vector<Spelling> spellings = [] {
-        auto p = [](const char* name) {
-            return std::regex(std::string(R"((?:^|[^A-Za-z0-9_])['"]?)") + name + R"(['"]?\s*[:=]\s*(\d+))", std::regex::ECMAScript);
-        };
-        std::vector<Spelling> s;
-        s.push_back({"BLOCK_M", p("BLOCK_(?:SIZE_)?M")});
-        s.push_back({"BLOCK_N", p("BLOCK_(?:SIZE_)?N")});
-        s.push_back({"BLOCK_K", p("BLOCK_(?:SIZE_)?K")});
-        s.push_back({"num_stages", p("num_stages")});
-        s.push_back({"num_warps", p("num_warps")});
-        return s;
-    }();
-    std::vector<TritonConfigValue> out;
-    for (const auto& spelling : spellings)
-        for (int i = errorLine; i >= 0 && i >= errorLine - window; --i) {
-            const std::string& text = log.line(i);
-            std::smatch match;
-            if (!std::regex_search(text, match, spelling.pattern)) continue;
-            std::int64_t value = 0;
-            const std::string digits = match.str(1);
-            auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-            if (ec != std::errc() || ptr != digits.data() + digits.size()) continue;
-            out.push_back({std::string(spelling.parameter), value, i, text});
-            break;
-        }
-    return out;
-}
-
 std::optional<std::int64_t> parseHexBytes(std::string_view text) {
     if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return std::nullopt;
     text.remove_prefix(2);
@@ -81,11 +45,6 @@ std::optional<std::int64_t> parseHexBytes(std::string_view text) {
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
     if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
     return value;
-}
-
-std::string customSharedMemoryCommand(std::string_view parameter, std::int64_t bytes, bool optIn, std::string_view device) {
-    return "tilescope-cli plan -k custom" + (device.empty() ? std::string() : " -d " + std::string(device)) + " -s " +
-           std::string(parameter) + "=" + std::to_string(bytes) + (optIn ? ",smem_optin=1" : "");
 }
 
 std::string divisibilityText(std::int64_t value, std::int64_t divisor) {

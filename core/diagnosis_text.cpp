@@ -262,7 +262,7 @@ std::optional<LogText::FigureHit> LogText::figureHit(LogFigure figure, int index
     return std::nullopt;
 }
 
-int LogText::nearestLineWith(std::initializer_list<std::string_view> keywords, int index, int before, int after) const {
+int LogText::nearestLineWith(std::span<const std::string_view> keywords, int index, int before, int after) const {
     auto holds = [&](int i) {
         if (i < 0 || i >= lineCount()) return false;
         const std::string& lower = m_lower[static_cast<std::size_t>(i)];

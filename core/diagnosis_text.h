@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,7 +56,10 @@ public:
     std::optional<FigureHit> figureHit(LogFigure figure, int index, int window) const;
     // The first line in [index - before, index + after], nearest first, that contains every one
     // of `words` (lowercase); -1 when none.
-    int nearestLineWith(std::initializer_list<std::string_view> words, int index, int before, int after) const;
+    int nearestLineWith(std::span<const std::string_view> words, int index, int before, int after) const;
+    int nearestLineWith(std::initializer_list<std::string_view> words, int index, int before, int after) const {
+        return nearestLineWith(std::span<const std::string_view>(words.begin(), words.size()), index, before, after);
+    }
 
 private:
     std::vector<std::string> m_lines;

@@ -13,6 +13,7 @@
 namespace tilescope {
 
 struct DeviceSpec;
+struct DiagnosisSignatures;
 
 // One axis of the Boundaries map a variant opens on: a parameter, and the range that shows its
 // boundary (0..0: the parameter's own explorer range, core/explorer_axis.h).
@@ -48,6 +49,9 @@ public:
     // False for a family that only models launches (custom): no device code, so `run`, `sweep --run`
     // and GPU > Run refuse it, and the register table has no entries for its symbols.
     virtual bool hasDeviceCode() const { return true; }
+    // The family's error texts and clues for `diagnose` (kernels/<family>/diagnosis.cpp, which
+    // core/diagnosis_signatures.h describes); null when it has none.
+    virtual const DiagnosisSignatures* diagnosisSignatures() const { return nullptr; }
 
     int variantIndex(std::string_view variantName) const;  // -1 when unknown
 

@@ -10,6 +10,7 @@
 #include "core/diagnosis_stacks.h"
 #include "core/fix_finder.h"
 #include "kernels/builtin_kernels.h"
+#include "kernels/triton/diagnosis.h"
 
 namespace tilescope {
 namespace {

@@ -1,0 +1,110 @@
+// What `diagnose` knows of AWQ's GEMM kernels: llm-awq's / AutoAWQ's shape checks, the names
+// that tie a CUDA error to them, and the legacy launch whose grid.y a long prefill overflows.
+#include <algorithm>
+
+#include "core/diagnosis_signatures.h"
+#include "core/text_format.h"
+#include "kernels/awq_gemm/plan.h"
+
+namespace tilescope {
+
+namespace {
+
+void buildGemmCheck(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const auto cta = groupNumber(m, 1);
+    const std::string id = f.signature;
+    // llm-awq's original kernel checks against its only tile width, 128.
+    constexpr std::int64_t kLegacyCtaN = 128;
+    const std::string variant = (id == "awq_gemm.cta_n" && cta == kLegacyCtaN) ? "legacy_grid_y" : "gemm";
+    b.kernel("awq_gemm", variant);
+    rowsFromLog(b);
+    linearFigures(b);
+    std::string axis = "N";
+    std::vector<std::string_view> needed{"N"};
+    if (id == "awq_gemm.cta_n") {
+        f.explanation = "AWQ GEMM tiles the output features by " + (cta ? str(*cta) : std::string("cta_N")) +
+                        " columns: OC (N, out_features) must be a multiple of it.";
+        f.fix = "pad the layer's out_features to a multiple of " + (cta ? str(*cta) : std::string("cta_N")) +
+                ", or keep this layer unquantized (modules_to_not_convert)";
+    } else if (id == "awq_gemm.pack_num") {
+        f.explanation = "AWQ packs 8 4-bit weights per int32 along the output features: OC must be a multiple of 8.";
+        f.fix = "pad out_features to a multiple of 8, or keep this layer unquantized";
+    } else if (id == "awq_gemm.group_multiple") {
+        axis = "group_size";
+        needed = {"group_size"};
+        f.explanation = "AWQ GEMM reads scales and zeros per 32-row K step: the group size must be a multiple of 32.";
+        f.fix = "quantize with q_group_size 32, 64 or 128";
+    } else if (id == "awq_gemm.oc_group") {
+        needed = {"N", "group_size"};
+        f.explanation = "AWQ GEMM needs OC (N) to be a multiple of the group size.";
+        f.fix = "quantize with a group size that divides out_features (128 usually does)";
+    } else {
+        axis = "K";
+        needed = {"K", "group_size"};
+        f.explanation = "AWQ GEMM needs IC (K, in_features) to be a multiple of the group size and of 32.";
+        f.fix = "pad in_features, or quantize with a group size that divides it";
+    }
+    f.title = "AWQ GEMM shape check: " + f.message;
+    const bool enough = std::all_of(needed.begin(), needed.end(), [&](std::string_view n) { return b.valueOf(n).has_value(); });
+    if (enough) b.plan("awq_gemm", variant, known(b, {"M", "N", "K", "group_size"}), axis);
+    b.fallbackCommand(axis);
+}
+
+// The legacy llm-awq launch, named near a refused grid: M from the log, N and K from the log or
+// the model it names.
+void planRejectedLaunch(FindingBuilder& b) {
+    auto& f = b.finding();
+    b.kernel("awq_gemm", "legacy_grid_y");
+    rowsFromLog(b);
+    linearFigures(b);
+    linearFromModel(b, "awq_gemm", "legacy_grid_y");
+    f.title = "AWQ GEMM launch rejected: grid.y over its limit (the legacy llm-awq launch)";
+    f.explanation += " The original llm-awq GEMM launch puts ceil(M/16) * N/128 blocks on grid.y, which overflows "
+                     "at long prefills (llm-awq issue #7).";
+    if (!b.familyNote().empty()) f.explanation += " The kernel is inferred: " + b.familyNote() + ".";
+    f.fix = "use a kernel that flattens the grid into grid.x (AutoAWQ / vLLM), or split the prefill into chunks";
+    std::vector<std::string> missing;
+    if (!b.valueOf("M")) missing.push_back("M (the rows of the call: the log gives no tokens=, tensor shape or prompt length)");
+    if (!b.valueOf("N"))
+        missing.push_back("N and K (out_features, in_features: the log names no model Tilescope has a config for; give one with "
+                          "diagnose --model config.json, or add its folder in the settings)");
+    if (!missing.empty()) f.unknown = "unknown: " + joinList(missing);
+    // M alone still places the failure: N and K at the family's defaults say so in the plan note.
+    if (b.valueOf("M")) {
+        if (!b.valueOf("N")) f.planNote = (f.planNote.empty() ? "" : f.planNote + "; ") + "N and K unknown: the family's defaults";
+        b.plan("awq_gemm", "legacy_grid_y", known(b, {"M", "N", "K", "group_size"}), "M");
+    }
+    b.fallbackCommand("M");
+}
+
+}  // namespace
+
+const DiagnosisSignatures* AwqGemmFamily::diagnosisSignatures() const {
+    using V = Verdict;
+    static const DiagnosisSignatures contributed = [] {
+        DiagnosisSignatures d;
+        d.signatures = {
+            {110, "awq_gemm.cta_n", {"cta_n"}, R"(OC is not multiple of cta_N\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
+            {120, "awq_gemm.pack_num", {"pack_num"}, R"(OC is not multiple of pack_num\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
+            {130, "awq_gemm.group_multiple", {"group size should"}, R"(Group size should be a multiple of (\d+))", V::UnsupportedShape, false,
+             buildGemmCheck},
+            {140, "awq_gemm.oc_group", {"oc is not multiple of group"}, R"(OC is not multiple of Group size)", V::UnsupportedShape, false,
+             buildGemmCheck},
+            {150, "awq_gemm.ic_group", {"ic is not multiple"}, R"(IC is not multiple of (?:Group size|32))", V::UnsupportedShape, false,
+             buildGemmCheck},
+        };
+        d.clues = {{30, {"awq", "gemm"}}, {60, {"wqlinear_gemm"}}, {70, {"gemm_forward_cuda"}}};
+        d.causes = {
+            {"cuda.invalid_configuration", 10,
+             "awq_gemm/legacy_grid_y: grid.y = ceil(M/16) x N/128 passes 65,535 at long prefills (M=16384 with N over 8,064)"},
+            {"cuda.invalid_value", 30, "awq_gemm/prefill: 73,728 B at M <= 128, over a T4's 65,536 B opt-in"},
+            {"cuda.invalid_value", 40, "awq_gemm/legacy_grid_y and awq_gemv: a grid.y over 65,535, which the CUDA 13 runtime reports this way"},
+        };
+        d.rejectedLaunch = planRejectedLaunch;
+        return d;
+    }();
+    return &contributed;
+}
+
+}  // namespace tilescope
