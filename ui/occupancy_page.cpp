@@ -18,8 +18,6 @@ namespace {
 // A common register budget for the assumption's starting value; the user changes it.
 constexpr int kDefaultAssumedRegisters = 32;
 
-const QColor kCompareColour(0xE6, 0x9F, 0x00);
-
 void addCurve(PlotWidget* plot, const OccupancyCurve& curve, const QColor& colour, const QString& name) {
     QCPGraph* graph = plot->addGraph();
     graph->setName(name);
@@ -51,16 +49,10 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
         m_plots[i]->setObjectName(QLatin1String(kNames[i]));
         m_plots[i]->xAxis->setLabel(tr(kTitles[i]));
         m_plots[i]->yAxis->setLabel(tr("Active warps per SM"));
-        // Legend in its own row under the graph, so it never hides a curve.
-        PlotWidget* plot = m_plots[i];
-        plot->legend->setVisible(true);
-        plot->plotLayout()->addElement(1, 0, plot->legend);
-        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-        // Two entries a row (a device's curve and its point): four to a row cut the device ids to
-        // "h10" and "rtx" at 1,024 px (issue #15 item 12).
-        plot->legend->setWrap(2);
-        plot->plotLayout()->setRowStretchFactor(1, 0.001);
-        plot->applyPalette();
+        // Two legend entries a row (a device's curve and its point): four to a row cut the device ids
+        // to "h10" and "rtx" at 1,024 px (issue #15 item 12).
+        m_plots[i]->placeLegendBelow(2);
+        m_plots[i]->applyPalette();
     }
     m_assumedRegisters->setObjectName(QStringLiteral("assumedRegisters"));
     m_assumedRegisters->setRange(1, 255);
@@ -104,7 +96,7 @@ void OccupancyPage::refreshPlots() {
     };
     std::vector<Series> series{{&m_state->device(), occupancyCurves(m_state->device(), input), primary}};
     if (const DeviceSpec* compare = m_state->compareDevice())
-        series.push_back({compare, occupancyCurves(*compare, input), kCompareColour});
+        series.push_back({compare, occupancyCurves(*compare, input), kCompareDeviceColour});
 
     int maxWarps = 0;
     for (PlotWidget* plot : m_plots) {

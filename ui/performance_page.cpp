@@ -55,13 +55,8 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
       m_cliffs(new QLabel), m_notes(new QLabel), m_table(new QTableWidget) {
     setObjectName(QStringLiteral("performancePage"));
     m_plot->setObjectName(QStringLiteral("performance"));
-    m_plot->legend->setVisible(true);
     // The legend below the chart: inside it, two GPUs' four entries covered the cliff labels.
-    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
-    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(2);
+    m_plot->placeLegendBelow(2);
     m_plot->plotLayout()->setMargins(QMargins(0, 0, 2, 2));  // the legend's frame inside the widget
     m_plot->applyPalette();
     m_plot->setMouseTracking(true);

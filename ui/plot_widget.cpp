@@ -40,6 +40,14 @@ void PlotWidget::applyPalette() {
     }
 }
 
+void PlotWidget::placeLegendBelow(int entriesPerRow) {
+    legend->setVisible(true);
+    plotLayout()->addElement(1, 0, legend);  // takes it out of the axis rect's inset layout
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(entriesPerRow);
+}
+
 void PlotWidget::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
         applyPalette();

@@ -16,6 +16,9 @@ public:
     // Text and grid colours from the current palette; called again on palette changes.
     void applyPalette();
     QColor textColour() const;
+    // Shows the legend in a row of its own under the axis rect, filled row by row, entriesPerRow to a
+    // row, so it never covers a curve or a label.
+    void placeLegendBelow(int entriesPerRow);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -24,6 +27,9 @@ private:
     void showContextMenu(const QPoint& position);
     void styleAxis(QCPAxis* axis);
 };
+
+// The compare-device's curves and capacity lines (the main device's colour comes from the palette).
+inline const QColor kCompareDeviceColour{0xE6, 0x9F, 0x00};
 
 // A plain legend text for QCustomPlot items with the palette's text colour.
 QCPItemText* addPlotLabel(PlotWidget* plot, const QString& text);

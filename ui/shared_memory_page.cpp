@@ -14,12 +14,6 @@
 
 namespace tilescope {
 
-namespace {
-
-const QColor kCompareColour(0xE6, 0x9F, 0x00);
-
-}  // namespace
-
 SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
     : PlotPage(parent), m_state(state), m_model(new CandidateModel(this)), m_plot(new PlotWidget), m_table(new QTableView),
       m_note(new QLabel) {
@@ -105,7 +99,7 @@ void SharedMemoryPage::refreshPlots() {
         QColor colour;
     };
     std::vector<Line> lines{{&m_state->device(), m_plot->textColour()}};
-    if (const DeviceSpec* compare = m_state->compareDevice()) lines.push_back({compare, kCompareColour});
+    if (const DeviceSpec* compare = m_state->compareDevice()) lines.push_back({compare, kCompareDeviceColour});
     bool above = true;  // the first device's label sits above its line, the second's below
     for (const Line& line : lines) {
         const double capacity = static_cast<double>(line.device->smemPerBlockOptin);
