@@ -85,9 +85,10 @@ public:
     bool isLoading() const { return m_loading != nullptr; }
     bool saveTraceTo(const QString& path);
     bool exportReportTo(const QString& path);
-    // The bundled sample traces: next to the install prefix, else in the source tree.
-    static QString samplesFolder();  // the bundled example traces (File > Open Example)
-    static QString modelsFolder();   // the bundled AWQ checkpoint configs (File > Open Model Config)
+    // The bundled folders, next to the install prefix, else in the source tree: example traces
+    // (File > Open Example) and checkpoint configs (File > Open Model Config).
+    static QString samplesFolder();
+    static QString modelsFolder();
     QAction* runAction() const { return m_runAction; }
     QAction* undoAction() const { return m_undoAction; }
     QAction* sweepAction() const { return m_sweepAction; }
