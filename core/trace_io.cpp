@@ -12,6 +12,7 @@
 
 #include "core/json_io.h"
 #include "core/json_reader.h"
+#include "core/native_trace_reader.h"
 
 namespace tilescope {
 
@@ -262,7 +263,7 @@ Result<void> checkJsonNesting(std::string_view text, int maxDepth) {
     return {};
 }
 
-Result<Trace> readTraceText(std::string_view text, std::string_view origin, const KernelRegistry& registry) {
+Result<Trace> readTraceTextDom(std::string_view text, std::string_view origin, const KernelRegistry& registry) {
     const std::string where(origin);
     std::size_t first = 0;
     while (first < text.size() && (text[first] == ' ' || text[first] == '\n' || text[first] == '\r' || text[first] == '\t'))
@@ -287,6 +288,15 @@ Result<Trace> readTraceText(std::string_view text, std::string_view origin, cons
     return trace;
 }
 
+Result<Trace> readTraceText(std::string_view text, std::string_view origin, const KernelRegistry& registry) {
+    std::string padded;
+    padded.reserve(text.size() + kNativeTracePadding);
+    padded.assign(text);
+    padded.resize(text.size() + kNativeTracePadding, '\0');
+    if (auto trace = readNativeTraceFast(padded.data(), text.size(), registry)) return std::move(*trace);
+    return readTraceTextDom(text, origin, registry);
+}
+
 Result<Trace> readTraceFile(const std::string& path, const KernelRegistry& registry) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
@@ -296,10 +306,12 @@ Result<Trace> readTraceFile(const std::string& path, const KernelRegistry& regis
                          "-byte limit of a trace file");
     std::ifstream in(path, std::ios::binary);
     if (!in) return makeError(path + ": cannot open");
-    std::string text(static_cast<std::size_t>(size), '\0');
+    // Read with room for the padding simdjson reads past the end (no copy on the fast path).
+    std::string text(static_cast<std::size_t>(size) + kNativeTracePadding, '\0');
     in.read(text.data(), static_cast<std::streamsize>(size));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return readTraceText(text, path, registry);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (auto trace = readNativeTraceFast(text.data(), got, registry)) return std::move(*trace);
+    return readTraceTextDom(std::string_view(text.data(), got), path, registry);
 }
 
 }  // namespace tilescope

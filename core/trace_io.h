@@ -32,9 +32,13 @@ std::string traceToText(const Trace& trace);
 // Writes to a temporary file in the same folder, flushes it to disk and renames it over `path`.
 Result<void> writeTraceFile(const Trace& trace, const std::string& path);
 
-// `origin` names the text in errors (a path). Checks nesting before parsing.
+// `origin` names the text in errors (a path). Read through simdjson (core/native_trace_reader);
+// a text that reader declines (malformed, out of range) is read by readTraceTextDom, for its error.
 Result<Trace> readTraceText(std::string_view text, std::string_view origin, const KernelRegistry& registry);
 Result<Trace> readTraceFile(const std::string& path, const KernelRegistry& registry);
+// The reader on nlohmann's DOM: checks nesting before parsing; errors give the byte offset or
+// JSON pointer. The error path of the readers above, the tests' reference and the bench's baseline.
+Result<Trace> readTraceTextDom(std::string_view text, std::string_view origin, const KernelRegistry& registry);
 
 // Checks that `text` nests no deeper than `maxDepth` (strings respected); the error gives the byte offset.
 Result<void> checkJsonNesting(std::string_view text, int maxDepth);

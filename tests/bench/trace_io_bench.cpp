@@ -1,5 +1,6 @@
 // Native trace save and load throughput (*.tilescope.json, core/trace_io): MB/s of the text
-// writeTraceFile saves and readTraceFile reads back. Figures: docs/PERFORMANCE.md.
+// writeTraceFile saves and readTraceFile reads back, and of the old DOM reader on the same text
+// (TraceLoad/text_dom) in the same run. Figures: docs/PERFORMANCE.md.
 //
 // The trace is built from real data, not made up: the kernel records of the bundled sample
 // resources/samples/hta_alexnet_a100.json.gz (a PyTorch profiler trace from HTA), repeated with
@@ -86,16 +87,24 @@ void saveFile(benchmark::State& state) {
     std::filesystem::remove(path);
 }
 
-// Parsing and validating the text (no disk).
-void loadText(benchmark::State& state) {
+// Parsing and validating the text (no disk) with `read`.
+using TextReader = Result<Trace> (*)(std::string_view, std::string_view, const KernelRegistry&);
+void loadTextWith(benchmark::State& state, TextReader read) {
     const std::string text = traceToText(benchTrace());
     for (auto _ : state) {
-        auto trace = readTraceText(text, "bench", builtinKernels());
-        if (!trace) state.SkipWithError("readTraceText failed");
+        auto trace = read(text, "bench", builtinKernels());
+        if (!trace) state.SkipWithError("reading the trace failed");
         benchmark::DoNotOptimize(trace);
     }
     describe(state, text.size());
 }
+
+// readTraceText: the reader on simdjson (core/native_trace_reader).
+void loadText(benchmark::State& state) { loadTextWith(state, &readTraceText); }
+
+// readTraceTextDom: the reader on nlohmann's DOM, the one before the simdjson reader and still
+// its error path; run side by side with it for the comparison.
+void loadTextDom(benchmark::State& state) { loadTextWith(state, &readTraceTextDom); }
 
 // What File > Open does for a native trace (the file is in the page cache after the first read).
 void loadFile(benchmark::State& state) {
@@ -113,6 +122,7 @@ void loadFile(benchmark::State& state) {
 BENCHMARK(saveText)->Name("TraceSave/text")->Unit(benchmark::kMillisecond);
 BENCHMARK(saveFile)->Name("TraceSave/file")->Unit(benchmark::kMillisecond);
 BENCHMARK(loadText)->Name("TraceLoad/text")->Unit(benchmark::kMillisecond);
+BENCHMARK(loadTextDom)->Name("TraceLoad/text_dom")->Unit(benchmark::kMillisecond);
 BENCHMARK(loadFile)->Name("TraceLoad/file")->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/kineto_import.h"
+#include "core/native_trace_reader.h"
+#include "core/sweep.h"
 #include "core/trace_io.h"
 #include "trace_fixture.h"
 
@@ -129,7 +132,7 @@ std::string withRunField(const std::string& pointer, const nlohmann::ordered_jso
     return j.dump();
 }
 
-TEST(TraceIo, MalformedFilesGiveClearErrors) {
+std::vector<Malformed> malformedCases() {
     const std::string good = traceToText(test::fixtureTrace());
     std::string deep = "{\"format\": \"tilescope-trace\", \"version\": 1, \"runs\": ";
     deep += std::string(10'000, '[') + std::string(10'000, ']') + "}";
@@ -142,7 +145,7 @@ TEST(TraceIo, MalformedFilesGiveClearErrors) {
     std::string garbage;
     for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919 + 13) % 256);
 
-    const std::vector<Malformed> cases = {
+    return {
         {"empty", "", "empty file"},
         {"whitespace", "  \n\t ", "empty file"},
         {"truncated", good.substr(0, good.size() / 2), "not valid JSON at byte"},
@@ -169,7 +172,10 @@ TEST(TraceIo, MalformedFilesGiveClearErrors) {
         {"record end before start", withRunField("/records/0/end_ns", 0), "end_ns >= start_ns"},
         {"huge record array claim", withRunField("/records/0/grid", {1000000000, 1000000000, 1000000000}), nullptr},
     };
-    for (const auto& c : cases) {
+}
+
+TEST(TraceIo, MalformedFilesGiveClearErrors) {
+    for (const auto& c : malformedCases()) {
         SCOPED_TRACE(c.name);
         auto read = readText(c.text);
         if (!c.expected) {
@@ -191,6 +197,119 @@ TEST(TraceIo, RunsOfAFamilyThisBuildDoesNotKnowAreKept) {
     ASSERT_TRUE(read.ok()) << read.error();
     EXPECT_EQ(read->runs[0].plan.family, "future_kernel");
     EXPECT_EQ(read->runs[0].parameters.size(), test::fixtureTrace().runs[0].parameters.size());
+}
+
+// ---- the reader on simdjson (core/native_trace_reader) against the DOM reader
+
+// The fast reader's result, or nullopt when it declines (the text padded as it requires).
+std::optional<Trace> readFast(const std::string& text) {
+    std::string padded = text;
+    padded.resize(text.size() + kNativeTracePadding, '\0');
+    return readNativeTraceFast(padded.data(), text.size(), builtinKernels());
+}
+
+// Both readers on one text: the fast one must take it, and read it to the same bytes.
+void expectSameReading(const std::string& text, const std::string& what) {
+    SCOPED_TRACE(what);
+    auto dom = readTraceTextDom(text, what, builtinKernels());
+    ASSERT_TRUE(dom.ok()) << dom.error();
+    auto fast = readFast(text);
+    ASSERT_TRUE(fast.has_value()) << "the simdjson reader declined a trace the DOM reader reads";
+    EXPECT_EQ(traceToText(*fast), traceToText(*dom));
+    EXPECT_EQ(fast->records.size(), dom->records.size());
+    EXPECT_EQ(fast->sweeps.size(), dom->sweeps.size());
+    auto viaApi = readTraceText(text, what, builtinKernels());
+    ASSERT_TRUE(viaApi.ok()) << viaApi.error();
+    EXPECT_EQ(traceToText(*viaApi), traceToText(*dom));
+}
+
+std::string fileText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Every native trace the repository holds (tests/data, resources/samples, found by content).
+TEST(TraceIo, TheSimdjsonReaderReadsEveryBundledNativeTraceAsTheDomReader) {
+    int found = 0;
+    for (const char* folder : {"/tests/data", "/resources/samples"}) {
+        for (const auto& entry : fs::recursive_directory_iterator(std::string(TILESCOPE_SOURCE_DIR) + folder)) {
+            if (!entry.is_regular_file() || entry.path().extension() == ".gz") continue;
+            const std::string text = fileText(entry.path());
+            if (text.substr(0, 4096).find("\"tilescope-trace\"") == std::string::npos) continue;
+            ++found;
+            expectSameReading(text, entry.path().string());
+        }
+    }
+    EXPECT_GE(found, 1) << "tests/data/trace_golden.tilescope.json at least";
+}
+
+// A trace like a session's: a real profiler trace's records (hta_alexnet_a100, imported), runs,
+// and a 2-D and a 1-D boundary map; then the values the writers spell specially.
+TEST(TraceIo, TheSimdjsonReaderReadsASessionTraceAsTheDomReader) {
+    Trace trace = openTraceFile(std::string(TILESCOPE_SOURCE_DIR) + "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels()).value();
+    ASSERT_EQ(trace.records.size(), 79u);
+    const Trace fixture = test::fixtureTrace();
+    trace.runs = fixture.runs;
+    for (const auto& d : fixture.devices) trace.addDevice(d);
+    const DeviceSpec& h100 = *DeviceDatabase::embedded().find("h100-sxm");
+    trace.addDevice(h100);
+    const KernelChoice gemm = resolveKernel(builtinKernels(), "awq_gemm", "legacy_grid_y").value();
+    const auto& parameters = gemm.family->parameters();
+    BoundaryMap map(gemm, h100, Shape::defaults(parameters), parseSweepAxis("M=128:32768:x2", parameters).value(),
+                    parseSweepAxis("N=64:16384:x2", parameters).value());
+    evaluateBoundaryMap(map, {});
+    trace.sweeps.push_back(std::move(map));
+    BoundaryMap line(gemm, h100, Shape::defaults(parameters), parseSweepAxis("K=128:65536:x2", parameters).value(), std::nullopt);
+    evaluateBoundaryMap(line, {});
+    trace.sweeps.push_back(std::move(line));
+    trace.sweeps.insert(trace.sweeps.end(), fixture.sweeps.begin(), fixture.sweeps.end());
+    const std::string text = traceToText(trace);
+    expectSameReading(text, "session trace");
+
+    // Non-finite figures as the writers spell them, nulls, a duplicated key (the last one counts,
+    // as in nlohmann's parser), unknown keys, minified text.
+    auto j = traceToJson(trace);
+    j["records"][0]["kineto_occupancy_pct"] = "nan";
+    j["records"][1]["kineto_occupancy_pct"] = "-inf";
+    j["records"][2]["launch_api"] = nullptr;
+    j["records"][3]["future"] = {{"nested", {1, 2, 3}}};
+    j["sweeps"][0]["cells"][0]["occupancy_pct"] = nullptr;
+    j["sweeps"][0]["cells"][1].erase("splits");
+    j["sweeps"][0]["cells"][2].erase("tile_index");
+    std::string minified = j.dump();
+    const std::string firstName = "\"name\":";
+    const auto at = minified.find(firstName, minified.find("\"records\""));
+    ASSERT_NE(at, std::string::npos);
+    minified.insert(at, "\"name\":\"overwritten by the next key\",");
+    expectSameReading(minified, "special values");
+    EXPECT_EQ(readFast(minified)->records[0].name, trace.records[0].name);
+}
+
+TEST(TraceIo, TheSimdjsonReaderDeclinesWhatTheDomReaderRejects) {
+    for (const auto& c : malformedCases()) {
+        SCOPED_TRACE(c.name);
+        auto fast = readFast(c.text);
+        if (!c.expected) {
+            EXPECT_TRUE(fast.has_value());
+            continue;
+        }
+        EXPECT_FALSE(fast.has_value()) << "took a trace the DOM reader rejects";
+    }
+    // Nesting at the DOM reader's limit (64 levels, the root object one of them) and one past it.
+    const std::string good = traceToText(test::fixtureTrace());
+    for (int depth : {63, 64, 65}) {
+        SCOPED_TRACE(depth);
+        std::string text = good;
+        const auto close = text.rfind('}');
+        text.insert(close, ", \"deep\": " + std::string(static_cast<std::size_t>(depth - 1), '[') + std::string(static_cast<std::size_t>(depth - 1), ']'));
+        auto dom = readTraceTextDom(text, "deep", builtinKernels());
+        auto fast = readFast(text);
+        EXPECT_EQ(dom.ok(), depth <= kMaxTraceNesting);
+        if (fast) {
+            ASSERT_TRUE(dom.ok()) << "took a trace the DOM reader rejects: " << dom.error();
+            EXPECT_EQ(traceToText(*fast), traceToText(*dom));
+        }
+    }
 }
 
 }  // namespace
