@@ -49,6 +49,8 @@ public:
     // False for a family that only models launches (custom): no device code, so `run`, `sweep --run`
     // and GPU > Run refuse it, and the register table has no entries for its symbols.
     virtual bool hasDeviceCode() const { return true; }
+    // True when every kernel also has a bf16 instantiation, <symbol>_bf16 (`run --dtype bf16`).
+    virtual bool hasBf16Kernels() const { return false; }
     // The family's error texts and clues for `diagnose` (kernels/<family>/diagnosis.cpp, which
     // core/diagnosis_signatures.h describes); null when it has none.
     virtual const DiagnosisSignatures* diagnosisSignatures() const { return nullptr; }

@@ -1,5 +1,6 @@
 // The device functions of the bundled kernels, by the symbol their planner names
-// (LaunchPlan::kernelSymbol). Defined in each <family>/kernel.cu; used by the GPU launcher.
+// (LaunchPlan::kernelSymbol). Each <family>/*.cu defines a `DeviceKernelList f()` table, named by
+// DEVICE_TABLES in the family's family.cmake; the runtime finds them in runtime/device_families.h.
 #pragma once
 
 #include <cstddef>
@@ -16,15 +17,7 @@ struct DeviceKernelList {
     std::size_t count;
 };
 
-DeviceKernelList awqGemvDeviceKernels();
-DeviceKernelList awqGemmDeviceKernels();
-DeviceKernelList attentionDeviceKernels();      // fp16
-DeviceKernelList attentionBf16DeviceKernels();  // bf16: <symbol>_bf16
-DeviceKernelList attentionSplitKvDeviceKernels();      // split_kv.cu: split-KV and combine (fp16)
-DeviceKernelList attentionSplitKvBf16DeviceKernels();  // split_kv_bf16.cu
-DeviceKernelList gemmBucketDeviceKernels();
-
-// bf16 instantiations of the attention kernels carry this suffix after the planner's symbol.
+// bf16 instantiations (KernelFamily::hasBf16Kernels) carry this suffix after the planner's symbol.
 inline constexpr const char* kBf16SymbolSuffix = "_bf16";
 
 }  // namespace tilescope

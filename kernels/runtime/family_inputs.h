@@ -21,7 +21,14 @@ public:
     virtual std::string checkedRows() const = 0;  // "all 4096 rows", "rows 0..31 of 32768"
 };
 
-// Fails (before any cudaMalloc that would not fit) with a message naming the bytes needed.
+// What each family with device code provides (kernels/<family>/inputs.cpp, named by INPUTS_FACTORY in
+// its family.cmake): allocates and fills its buffers for the plan; bf16 only where the family has
+// bf16 kernels (KernelFamily::hasBf16Kernels).
+using LaunchInputsFactory = Result<std::unique_ptr<LaunchInputs>> (*)(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16,
+                                                                      std::uint64_t seed, bool withReference);
+
+// Fails (before any cudaMalloc that would not fit) with a message naming the bytes needed; then
+// asks the family's factory (device_families.h).
 Result<std::unique_ptr<LaunchInputs>> prepareInputs(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16,
                                                     std::uint64_t seed, bool withReference);
 

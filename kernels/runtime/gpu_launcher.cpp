@@ -11,6 +11,7 @@
 
 #include "core/run_timing.h"
 #include "kernels/device_kernels.h"
+#include "kernels/runtime/device_families.h"
 #include "kernels/runtime/family_inputs.h"
 
 namespace tilescope {
@@ -119,10 +120,10 @@ cudaError_t launchExtraKernels(std::vector<ExtraKernel>& kernels, void** args) {
 }  // namespace
 
 const void* findDeviceKernel(std::string_view symbol) {
-    for (DeviceKernelList list : {awqGemvDeviceKernels(), awqGemmDeviceKernels(), attentionDeviceKernels(), attentionBf16DeviceKernels(),
-                                 attentionSplitKvDeviceKernels(), attentionSplitKvBf16DeviceKernels(), gemmBucketDeviceKernels()})
-        for (std::size_t i = 0; i < list.count; ++i)
-            if (symbol == list.entries[i].symbol) return list.entries[i].function;
+    for (const DeviceFamily& family : deviceFamilies())
+        for (DeviceKernelList list : family.tables)
+            for (std::size_t i = 0; i < list.count; ++i)
+                if (symbol == list.entries[i].symbol) return list.entries[i].function;
     return nullptr;
 }
 
@@ -135,15 +136,15 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
         result.refusal = std::string(verdictName(plan.verdict)) + ": " + plan.message;
         return result;
     }
-    result.symbol = std::string(plan.kernelSymbol) + (options.bf16 && kernel.family->name() == "attention" ? kBf16SymbolSuffix : "");
+    const std::string_view suffix = options.bf16 && kernel.family->hasBf16Kernels() ? kBf16SymbolSuffix : "";
+    result.symbol = std::string(plan.kernelSymbol) + std::string(suffix);
     const void* function = findDeviceKernel(result.symbol);
     if (!function) {
         result.refusal = "no device function " + result.symbol + " in this build";
         return result;
     }
     std::string missing;
-    std::vector<ExtraKernel> extras =
-        extraKernels(plan, options.bf16 && kernel.family->name() == "attention" ? kBf16SymbolSuffix : "", missing);
+    std::vector<ExtraKernel> extras = extraKernels(plan, suffix, missing);
     if (!missing.empty()) {
         result.refusal = "no device function " + missing + " in this build";
         return result;

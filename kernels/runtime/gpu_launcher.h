@@ -20,7 +20,7 @@ namespace tilescope {
 struct RunOptions {
     int repeats = 20;
     bool check = true;
-    bool bf16 = false;  // attention: the bf16 instantiation of the planned tile
+    bool bf16 = false;  // the bf16 instantiation of the planned kernel (KernelFamily::hasBf16Kernels)
     std::uint64_t seed = 1;
     double timeoutSeconds = 60.0;  // a kernel still running after this is reported as hung
     CuptiTracer* tracer = nullptr;
@@ -47,7 +47,7 @@ struct RunResult {
 
 RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const RunOptions& options);
 
-// The device function for a planner symbol (with "_bf16" for the bf16 attention kernels).
+// The device function for a planner symbol (with "_bf16" for a bf16 instantiation).
 const void* findDeviceKernel(std::string_view symbol);
 
 

@@ -1,0 +1,9 @@
+# awq_gemm: AWQ 4-bit GEMM (gemm, legacy_grid_y, prefill). Its launch inputs are shared with awq_gemv.
+tilescope_kernel_family(awq_gemm
+  CLASS AwqGemmFamily
+  PLANNER plan.cpp
+  REFERENCE reference.cpp
+  DEVICE kernel.cu
+  DEVICE_TABLES awqGemmDeviceKernels
+  INPUTS ../common/awq_inputs.cpp
+  INPUTS_FACTORY prepareAwqGemmInputs)

@@ -1,0 +1,9 @@
+# gemm_bucket: M-bucketed bf16 GEMM (oproj).
+tilescope_kernel_family(gemm_bucket
+  CLASS GemmBucketFamily
+  PLANNER plan.cpp
+  REFERENCE reference.cpp
+  DEVICE kernel.cu
+  DEVICE_TABLES gemmBucketDeviceKernels
+  INPUTS inputs.cpp
+  INPUTS_FACTORY prepareGemmBucketInputs)
