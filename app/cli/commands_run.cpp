@@ -252,7 +252,7 @@ int runCommand(const RunCommandOptions& o) {
     requireDeviceCode(kernel);
     const Shape shape = orUsage(parseShape(o.shape, kernel.family->parameters()));
     if (o.dtype != "fp16" && o.dtype != "bf16") throw UsageError{"--dtype must be fp16 or bf16"};
-    if (o.dtype == "bf16" && kernel.family->name() != "attention")
+    if (o.dtype == "bf16" && !kernel.family->hasBf16Kernels())
         throw UsageError{"--dtype bf16 applies to attention only (awq kernels are fp16, gemm_bucket is bf16)"};
     auto gpu = openGpu(o.gpu, o.cupti);
     if (!gpu) return kExitNoGpu;
