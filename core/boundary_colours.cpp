@@ -7,14 +7,14 @@ namespace tilescope {
 
 Rgb verdictColour(Verdict verdict) {
     switch (verdict) {
-    case Verdict::Ok: return {0x00, 0x9E, 0x73};                 // bluish green
-    case Verdict::UnsupportedDevice: return {0x99, 0x99, 0x99};  // grey
-    case Verdict::UnsupportedShape: return {0xCC, 0x79, 0xA7};   // reddish purple
-    case Verdict::BucketOverflow: return {0xE6, 0x9F, 0x00};     // orange
-    case Verdict::NoTileFits: return {0xF0, 0xE4, 0x42};         // yellow
-    case Verdict::InvalidLaunch: return {0xD5, 0x5E, 0x00};      // vermillion
-    case Verdict::OutOfResources: return {0x00, 0x72, 0xB2};     // blue
-    case Verdict::OutOfMemory: return {0x56, 0xB4, 0xE9};        // sky blue
+        case Verdict::Ok: return {0x00, 0x9E, 0x73};                 // bluish green
+        case Verdict::UnsupportedDevice: return {0x99, 0x99, 0x99};  // grey
+        case Verdict::UnsupportedShape: return {0xCC, 0x79, 0xA7};   // reddish purple
+        case Verdict::BucketOverflow: return {0xE6, 0x9F, 0x00};     // orange
+        case Verdict::NoTileFits: return {0xF0, 0xE4, 0x42};         // yellow
+        case Verdict::InvalidLaunch: return {0xD5, 0x5E, 0x00};      // vermillion
+        case Verdict::OutOfResources: return {0x00, 0x72, 0xB2};     // blue
+        case Verdict::OutOfMemory: return {0x56, 0xB4, 0xE9};        // sky blue
     }
     return {0, 0, 0};
 }
@@ -72,9 +72,8 @@ bool splitsDiffer(const BoundaryCell& a, const BoundaryCell& b) {
 }  // namespace
 
 std::vector<OutlineSegment> okBoundaryOutline(const BoundaryMap& map) {
-    return outlineWhere(map, [](const BoundaryCell& a, const BoundaryCell& b) {
-        return (a.verdict == Verdict::Ok) != (b.verdict == Verdict::Ok);
-    });
+    return outlineWhere(
+        map, [](const BoundaryCell& a, const BoundaryCell& b) { return (a.verdict == Verdict::Ok) != (b.verdict == Verdict::Ok); });
 }
 
 std::vector<OutlineSegment> splitBoundaryOutline(const BoundaryMap& map) { return outlineWhere(map, splitsDiffer); }
@@ -93,17 +92,17 @@ std::pair<int, int> splitCountRange(const BoundaryMap& map) {
     std::optional<std::pair<int, int>> range;
     for (const BoundaryCell& cell : map.cells()) {
         if (cell.verdict != Verdict::Ok) continue;
-        if (!range)
-            range = {cell.splits, cell.splits};
-        else
-            range = {std::min(range->first, cell.splits), std::max(range->second, cell.splits)};
+        if (!range) range = {cell.splits, cell.splits};
+        else range = {std::min(range->first, cell.splits), std::max(range->second, cell.splits)};
     }
     return range.value_or(std::pair{1, 1});
 }
 
 std::vector<SplitRegionLabel> splitRegionLabels(const BoundaryMap& map, std::int64_t minCells, std::size_t maxLabels) {
     const int w = map.width(), h = map.height();
-    const auto at = [w](int ix, int iy) { return static_cast<std::size_t>(iy) * static_cast<std::size_t>(w) + static_cast<std::size_t>(ix); };
+    const auto at = [w](int ix, int iy) {
+        return static_cast<std::size_t>(iy) * static_cast<std::size_t>(w) + static_cast<std::size_t>(ix);
+    };
     std::vector<char> seen(static_cast<std::size_t>(map.cellCount()), 0);
     std::vector<SplitRegionLabel> labels;
     std::vector<std::pair<int, int>> region, stack;

@@ -97,8 +97,8 @@ private:
 };
 
 std::string kernelEvent(const KernelRecord& r, const ordered_json& args) {
-    return "\"ph\": \"X\", \"cat\": \"kernel\", \"name\": " + ordered_json(r.name).dump() + ", \"pid\": " +
-           std::to_string(r.device) + ", \"tid\": " + std::to_string(r.stream) + ", \"ts\": " + formatMicros(r.startNs) +
+    return "\"ph\": \"X\", \"cat\": \"kernel\", \"name\": " + ordered_json(r.name).dump() + ", \"pid\": " + std::to_string(r.device) +
+           ", \"tid\": " + std::to_string(r.stream) + ", \"ts\": " + formatMicros(r.startNs) +
            ", \"dur\": " + formatMicros(r.durationNs()) + ", \"args\": " + args.dump();
 }
 
@@ -148,7 +148,7 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
             writer.event(kernelEvent(r, args));
             cursor[r.device] = std::max(cursor[r.device], r.endNs);
         }
-        const CudaOutcome* failure = !run.gpu->launch.ok() ? &run.gpu->launch
+        const CudaOutcome* failure = !run.gpu->launch.ok()        ? &run.gpu->launch
                                      : !run.gpu->synchronize.ok() ? &run.gpu->synchronize
                                                                   : nullptr;
         if (failure) {
@@ -157,8 +157,8 @@ void writeChromeTrace(const Trace& trace, std::ostream& out) {
             args["cuda_error"] = {{"name", failure->errorName}, {"code", failure->code}, {"text", failure->errorText}};
             args["failed_in"] = failure == &run.gpu->launch ? "launch" : "synchronize";
             args["plan"] = plan;
-            const std::string name = std::string(run.plan.kernelSymbol.empty() ? run.plan.family : run.plan.kernelSymbol) +
-                                     ": " + failure->errorName;
+            const std::string name =
+                std::string(run.plan.kernelSymbol.empty() ? run.plan.family : run.plan.kernelSymbol) + ": " + failure->errorName;
             writer.event("\"ph\": \"i\", \"s\": \"t\", \"cat\": \"failed launch\", \"name\": " + ordered_json(name).dump() +
                          ", \"pid\": " + std::to_string(device) + ", \"tid\": " + std::to_string(kLaunchThread) +
                          ", \"ts\": " + formatMicros(cursor[device]) + ", \"args\": " + args.dump());

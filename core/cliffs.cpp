@@ -53,10 +53,9 @@ std::string planDifference(const LaunchPlan& before, const LaunchPlan& after) {
     if (wavesBefore && wavesAfter && *wavesBefore != *wavesAfter)
         changes.push_back("waves " + arrow(std::to_string(*wavesBefore), std::to_string(*wavesAfter)) + " (" +
                           twoDecimals(before.occupancy->waves) + " -> " + twoDecimals(after.occupancy->waves) + ")");
-    if (before.occupancy && after.occupancy &&
-        before.occupancy->activeBlocksPerSm != after.occupancy->activeBlocksPerSm)
-        changes.push_back("blocks/SM " + arrow(std::to_string(before.occupancy->activeBlocksPerSm),
-                                               std::to_string(after.occupancy->activeBlocksPerSm)));
+    if (before.occupancy && after.occupancy && before.occupancy->activeBlocksPerSm != after.occupancy->activeBlocksPerSm)
+        changes.push_back("blocks/SM " +
+                          arrow(std::to_string(before.occupancy->activeBlocksPerSm), std::to_string(after.occupancy->activeBlocksPerSm)));
     std::string joined;
     for (const auto& change : changes) joined += (joined.empty() ? "" : "; ") + change;
     return joined;

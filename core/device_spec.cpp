@@ -13,9 +13,7 @@ int toolkitCudaRuntime() { return TILESCOPE_CUDA_TOOLKIT_MAJOR; }
 
 using nlohmann::json;
 
-std::string ComputeCapability::toString() const {
-    return std::to_string(major) + "." + std::to_string(minor);
-}
+std::string ComputeCapability::toString() const { return std::to_string(major) + "." + std::to_string(minor); }
 
 std::string DeviceSpec::archName() const { return "sm_" + std::to_string(computeCapability.smVersion()); }
 
@@ -112,8 +110,7 @@ public:
                 fail("compute_capability", "is missing");
                 return {};
             }
-            if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() ||
-                !(*it)[1].is_number_integer()) {
+            if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number_integer() || !(*it)[1].is_number_integer()) {
                 fail("compute_capability", "must be [major, minor], got " + it->dump());
                 return {};
             }
@@ -121,8 +118,7 @@ public:
         }();
         if (m_error) return {};
         if (pair[0] < 1 || pair[0] > 99 || pair[1] < 0 || pair[1] > 9) {
-            fail("compute_capability", "= [" + std::to_string(pair[0]) + ", " + std::to_string(pair[1]) +
-                                           "] is not a compute capability");
+            fail("compute_capability", "= [" + std::to_string(pair[0]) + ", " + std::to_string(pair[1]) + "] is not a compute capability");
             return {};
         }
         return {static_cast<int>(pair[0]), static_cast<int>(pair[1])};
@@ -144,8 +140,8 @@ private:
 };
 
 constexpr std::int64_t kKiB = 1024;
-constexpr std::int64_t kMaxSmemBytes = 16 * kKiB * kKiB;           // far above any GPU's 228 KB
-constexpr double kMaxTflops = 1e6;  // far above any GPU's dense tensor peak
+constexpr std::int64_t kMaxSmemBytes = 16 * kKiB * kKiB;                    // far above any GPU's 228 KB
+constexpr double kMaxTflops = 1e6;                                          // far above any GPU's dense tensor peak
 constexpr std::int64_t kMaxMemoryBytes = 1024LL * kKiB * kKiB * kKiB * 64;  // 64 TiB
 
 // Fills the architecture limits shared by device and architecture entries.
@@ -193,16 +189,14 @@ DeviceSpec readDevice(DeviceReader& reader, std::optional<std::string>& error) {
 Result<void> validateDevice(const DeviceSpec& d) {
     auto bad = [&](const std::string& what) { return makeError("device '" + d.id + "': " + what); };
     if (d.smemPerBlock > d.smemPerBlockOptin)
-        return bad("field 'smem_per_block' (" + std::to_string(d.smemPerBlock) +
-                   ") exceeds 'smem_per_block_optin' (" + std::to_string(d.smemPerBlockOptin) + ")");
+        return bad("field 'smem_per_block' (" + std::to_string(d.smemPerBlock) + ") exceeds 'smem_per_block_optin' (" +
+                   std::to_string(d.smemPerBlockOptin) + ")");
     if (d.smemPerBlockOptin > d.smemPerSm)
-        return bad("field 'smem_per_block_optin' (" + std::to_string(d.smemPerBlockOptin) +
-                   ") exceeds 'smem_per_sm' (" + std::to_string(d.smemPerSm) + ")");
-    if (d.maxThreadsPerBlock > d.maxThreadsPerSm)
-        return bad("field 'max_threads_per_block' exceeds 'max_threads_per_sm'");
+        return bad("field 'smem_per_block_optin' (" + std::to_string(d.smemPerBlockOptin) + ") exceeds 'smem_per_sm' (" +
+                   std::to_string(d.smemPerSm) + ")");
+    if (d.maxThreadsPerBlock > d.maxThreadsPerSm) return bad("field 'max_threads_per_block' exceeds 'max_threads_per_sm'");
     if (d.regsPerBlock > d.regsPerSm) return bad("field 'regs_per_block' exceeds 'regs_per_sm'");
-    if (d.warpSize <= 0 || d.maxThreadsPerSm % d.warpSize != 0)
-        return bad("field 'max_threads_per_sm' must be a multiple of 'warp_size'");
+    if (d.warpSize <= 0 || d.maxThreadsPerSm % d.warpSize != 0) return bad("field 'max_threads_per_sm' must be a multiple of 'warp_size'");
     // A peak without its source could not be shown as a datasheet figure.
     if ((d.fp16TensorTflops || d.bf16TensorTflops) && d.peakSource.empty())
         return bad("field 'peak_source' must name where 'fp16_tensor_tflops' / 'bf16_tensor_tflops' come from");
@@ -298,8 +292,8 @@ const DeviceDatabase& DeviceDatabase::embedded() {
 
 Result<DeviceSpec> resolveDevice(std::string_view idOrPath, const DeviceDatabase& database) {
     if (const auto* spec = database.find(idOrPath)) return *spec;
-    const bool looksLikePath = idOrPath.find('/') != std::string_view::npos ||
-                               (idOrPath.size() > 5 && idOrPath.substr(idOrPath.size() - 5) == ".json");
+    const bool looksLikePath =
+        idOrPath.find('/') != std::string_view::npos || (idOrPath.size() > 5 && idOrPath.substr(idOrPath.size() - 5) == ".json");
     if (looksLikePath) {
         auto file = DeviceDatabase::fromFile(std::string(idOrPath));
         if (!file) return makeError(file.error());
@@ -307,8 +301,7 @@ Result<DeviceSpec> resolveDevice(std::string_view idOrPath, const DeviceDatabase
     }
     std::string known;
     for (const auto& d : database.devices()) known += (known.empty() ? "" : ", ") + d.id;
-    return makeError("unknown device '" + std::string(idOrPath) + "'; known devices: " + known +
-                     " (or a path to a device .json file)");
+    return makeError("unknown device '" + std::string(idOrPath) + "'; known devices: " + known + " (or a path to a device .json file)");
 }
 
 }  // namespace tilescope

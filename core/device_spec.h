@@ -16,7 +16,7 @@ struct ComputeCapability {
     int major = 0;
     int minor = 0;
     int smVersion() const { return major * 10 + minor; }  // 8.9 -> 89, as in sm_89
-    std::string toString() const;                        // "8.9"
+    std::string toString() const;                         // "8.9"
     friend auto operator<=>(const ComputeCapability&, const ComputeCapability&) = default;
 };
 

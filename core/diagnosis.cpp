@@ -18,8 +18,7 @@ struct RawFinding {
 };
 
 bool sameFinding(const DiagnosisFinding& a, const DiagnosisFinding& b) {
-    if (a.signature != b.signature || a.message != b.message || a.shape.size() != b.shape.size() || a.deviceId != b.deviceId)
-        return false;
+    if (a.signature != b.signature || a.message != b.message || a.shape.size() != b.shape.size() || a.deviceId != b.deviceId) return false;
     for (std::size_t i = 0; i < a.shape.size(); ++i)
         if (a.shape[i].name != b.shape[i].name || a.shape[i].value != b.shape[i].value) return false;
     return true;
@@ -64,8 +63,8 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 
     std::vector<RawFinding> raw;
     auto record = [&](int line, const std::string& matchedText, std::size_t index, const SvMatch& match) {
-        raw.push_back({buildFinding(scope, signatures[index], match, matchedText, line), log.isTracebackSource(line),
-                       signatures[index].cudaRuntime});
+        raw.push_back(
+            {buildFinding(scope, signatures[index], match, matchedText, line), log.isTracebackSource(line), signatures[index].cudaRuntime});
     };
     for (int i = 0; i < log.lineCount(); ++i) {
         const std::string& current = log.line(i);
@@ -169,7 +168,9 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         ordered_json sources = ordered_json::array();
         for (const auto& v : f.shape) {
             shape[v.name] = v.value;
-            sources.push_back({{"name", v.name}, {"value", v.value}, {"line", v.line ? ordered_json(v.line) : ordered_json(nullptr)},
+            sources.push_back({{"name", v.name},
+                               {"value", v.value},
+                               {"line", v.line ? ordered_json(v.line) : ordered_json(nullptr)},
                                {"source", v.source}});
         }
         j["shape"] = shape;
@@ -183,13 +184,17 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         j["lines"] = f.lines;
         j["arch"] = orNull(f.arch);
         j["device_text"] = orNull(f.deviceText);
-        j["limit"] = f.limit ? ordered_json{{"name", f.limit->name}, {"value", f.limit->limit}, {"actual", f.limit->actual}}
-                             : ordered_json(nullptr);
+        j["limit"] =
+            f.limit ? ordered_json{{"name", f.limit->name}, {"value", f.limit->limit}, {"actual", f.limit->actual}} : ordered_json(nullptr);
         j["explanation"] = f.explanation;
         j["shape_sources"] = sources;
         ordered_json candidates = ordered_json::array();
         for (const auto& c : f.candidates)
-            candidates.push_back({{"name", c.name}, {"value", c.value}, {"line", c.line}, {"source", c.source}, {"reading", c.reading},
+            candidates.push_back({{"name", c.name},
+                                  {"value", c.value},
+                                  {"line", c.line},
+                                  {"source", c.source},
+                                  {"reading", c.reading},
                                   {"chosen", c.chosen}});
         j["candidates"] = candidates;
         j["model"] = orNull(f.model);

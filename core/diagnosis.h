@@ -34,15 +34,15 @@ struct DiagnosisValue {
 struct DiagnosisCandidate {
     std::string name;  // "M"
     std::int64_t value = 0;
-    int line = 0;      // 1-based
-    std::string source;  // the text read
+    int line = 0;         // 1-based
+    std::string source;   // the text read
     std::string reading;  // what the text says it is: "prompt length", "tensor shape", "step token budget"
     bool chosen = false;
 };
 
 // A layer of the model the log names, planned at the finding's shape.
 struct DiagnosisLayer {
-    std::string name;  // "gate_proj"
+    std::string name;                   // "gate_proj"
     std::vector<DiagnosisValue> shape;  // N, K, group_size (linear) or heads, head_dim (attention)
     Verdict verdict = Verdict::Ok;
     std::string message;
@@ -50,36 +50,36 @@ struct DiagnosisLayer {
 
 struct DiagnosisFinding {
     Verdict kind = Verdict::InvalidLaunch;  // what the log shows, in KERNELS.md's verdict kinds
-    std::string signature;                   // stable id of the matched signature, "awq_gemv.batch"
-    std::string title;                       // one line for a list: "AWQ GEMV kernel got batch 2"
-    std::string family;                      // "" when the text does not say which kernel
-    std::string variant;                     // "" when unknown
-    std::string message;                     // the matched text
-    int line = 0;                            // 1-based line of the (first) occurrence
-    std::vector<int> lines;                  // every line where the same finding occurs
-    std::vector<DiagnosisValue> shape;       // values the text gives
-    std::string arch;                        // "sm_89" when the text names the architecture
-    std::string deviceId;                    // database id when the text names a device unambiguously
-    std::string deviceText;                  // how the text names the device ("NVIDIA GeForce RTX 4090")
-    std::optional<LimitHit> limit;           // the limit involved and the value that broke it
-    std::string explanation;                 // what happened, in a sentence or two
+    std::string signature;                  // stable id of the matched signature, "awq_gemv.batch"
+    std::string title;                      // one line for a list: "AWQ GEMV kernel got batch 2"
+    std::string family;                     // "" when the text does not say which kernel
+    std::string variant;                    // "" when unknown
+    std::string message;                    // the matched text
+    int line = 0;                           // 1-based line of the (first) occurrence
+    std::vector<int> lines;                 // every line where the same finding occurs
+    std::vector<DiagnosisValue> shape;      // values the text gives
+    std::string arch;                       // "sm_89" when the text names the architecture
+    std::string deviceId;                   // database id when the text names a device unambiguously
+    std::string deviceText;                 // how the text names the device ("NVIDIA GeForce RTX 4090")
+    std::optional<LimitHit> limit;          // the limit involved and the value that broke it
+    std::string explanation;                // what happened, in a sentence or two
     std::string fix;
-    std::string command;                     // ready tilescope-cli command (plan, or devices when no kernel is known)
-    std::string sweepCommand;                // tilescope-cli sweep along the failing axis; "" when no kernel is known
-    std::string sweepAxis;                   // that sweep's axis ("M=1:65536:x2"), for a boundary map to open
-    std::string sweepShape;                  // its base shape ("M=32768,N=5376,..."); "" = the family's defaults
-    std::string sweepDevice;                 // its device id
-    std::optional<int> consequenceOf;        // index of the finding that caused this one
+    std::string command;                         // ready tilescope-cli command (plan, or devices when no kernel is known)
+    std::string sweepCommand;                    // tilescope-cli sweep along the failing axis; "" when no kernel is known
+    std::string sweepAxis;                       // that sweep's axis ("M=1:65536:x2"), for a boundary map to open
+    std::string sweepShape;                      // its base shape ("M=32768,N=5376,..."); "" = the family's defaults
+    std::string sweepDevice;                     // its device id
+    std::optional<int> consequenceOf;            // index of the finding that caused this one
     std::vector<DiagnosisCandidate> candidates;  // every reading of a figure the text gives, when they disagree
-    std::string model;                       // the model the log names (Hugging Face id), "" when none is known
-    std::string modelSource;                 // where its config came from, and the log line that names it
-    std::vector<DiagnosisLayer> layers;      // the model's layers of the finding's kernel, planned at its shape
-    std::optional<std::int64_t> boundary;    // along the sweep axis: the passing value nearest the failing one
-    std::vector<std::string> familyRanking;  // when the text names no kernel: the bundled families that could raise it, likeliest first
-    std::string unknown;                     // which figures the text does not give, and how to supply them
+    std::string model;                           // the model the log names (Hugging Face id), "" when none is known
+    std::string modelSource;                     // where its config came from, and the log line that names it
+    std::vector<DiagnosisLayer> layers;          // the model's layers of the finding's kernel, planned at its shape
+    std::optional<std::int64_t> boundary;        // along the sweep axis: the passing value nearest the failing one
+    std::vector<std::string> familyRanking;      // when the text names no kernel: the bundled families that could raise it, likeliest first
+    std::string unknown;                         // which figures the text does not give, and how to supply them
     // The database GPUs the text implies without naming one (an architecture, a printed limit), and why.
     std::vector<std::string> impliedDevices;
-    std::string impliedBy;                   // "sm_89: every database GPU of compute capability 8.9"
+    std::string impliedBy;  // "sm_89: every database GPU of compute capability 8.9"
 
     // The bundled planner's view of the shape the text implies; nullopt when the text gives too little.
     std::optional<LaunchPlan> plan;

@@ -55,8 +55,8 @@ std::string wordBefore(const std::string& lower, std::size_t pos) {
 }
 
 bool isGenerationWord(const std::string& word) {
-    static const std::array<std::string_view, 9> words{"max", "new", "output", "generated", "generation", "completion",
-                                                       "decode", "decoded", "total"};
+    static const std::array<std::string_view, 9> words{"max",        "new",    "output",  "generated", "generation",
+                                                       "completion", "decode", "decoded", "total"};
     return std::find(words.begin(), words.end(), word) != words.end();
 }
 
@@ -81,13 +81,15 @@ const std::vector<Spelling>& spellings() {
         {R::TensorShape, std::regex(R"(torch\.Size\(\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]\))", icase), true},
         // A tensor made in a repro script: torch.randn(1, 256, 2, 256), torch.Tensor(2048 * 16, 14336).
         {R::TensorShape,
-         std::regex(R"(torch\.(?:Tensor|randn|rand|empty|zeros|ones|full)\(\s*(\d+(?:\s*\*\s*\d+)*(?:\s*,\s*\d+(?:\s*\*\s*\d+)*)+)\s*[,)])", icase),
+         std::regex(R"(torch\.(?:Tensor|randn|rand|empty|zeros|ones|full)\(\s*(\d+(?:\s*\*\s*\d+)*(?:\s*,\s*\d+(?:\s*\*\s*\d+)*)+)\s*[,)])",
+                    icase),
          true},
         {R::TensorShape, std::regex(R"((?:shape|size)\s*[:=]?\s*[\[(]\s*(\d+(?:\s*,\s*\d+)+)\s*,?\s*[\])])", icase), true},
         {R::TensorShape, std::regex(R"(\[\s*(\d+\s*,\s*\d+\s*,\s*\d+(?:\s*,\s*\d+)?)\s*\])", icase), true},
         {R::PromptLength,
-         std::regex(R"((?:^|[^\w])(?:prompt|input|prefill|context)[ _](?:tokens|token_ids|token count|length|len|size|ids length)\s*[:=]?\s*(\d+))",
-                    icase)},
+         std::regex(
+             R"((?:^|[^\w])(?:prompt|input|prefill|context)[ _](?:tokens|token_ids|token count|length|len|size|ids length)\s*[:=]?\s*(\d+))",
+             icase)},
         {R::PromptLength, std::regex(R"((?:^|[^\w])num_prompt_tokens\s*[:=]\s*(\d+))", icase)},
         {R::PromptLength, std::regex(R"(input length of input_ids is\s*(\d+))", icase)},
         {R::PromptLength, std::regex(R"((?:input prompt|prompt)\s*\(\s*(\d+)\s*tokens?\))", icase)},
@@ -109,8 +111,8 @@ int strength(RowsReading r) { return static_cast<int>(r); }
 // the spellings needs.
 bool mayHoldRows(const std::string& lower) {
     if (std::none_of(lower.begin(), lower.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
-    static const std::array<std::string_view, 13> words{"token", "shape", "size", "len", "prompt", "input", "m =",
-                                                        "context", "prefill", "seq", "torch.", "[", "m="};
+    static const std::array<std::string_view, 13> words{
+        "token", "shape", "size", "len", "prompt", "input", "m =", "context", "prefill", "seq", "torch.", "[", "m="};
     return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return lower.find(w) != std::string::npos; });
 }
 
@@ -238,8 +240,8 @@ RowsChoice chooseRows(const std::vector<RowsEvidence>& readings, int errorLine) 
                                       [&](const RowsEvidence& r) { return r.value == e.value && r.reading == e.reading; });
         if (!seen) choice.readings.push_back(e);
     }
-    const bool disagree = std::any_of(choice.readings.begin(), choice.readings.end(),
-                                      [&](const RowsEvidence& r) { return r.value != choice.chosen->value; });
+    const bool disagree =
+        std::any_of(choice.readings.begin(), choice.readings.end(), [&](const RowsEvidence& r) { return r.value != choice.chosen->value; });
     if (disagree && choice.note.empty())
         choice.note = "the log gives more than one figure for M; planned the " + std::string(rowsReadingName(choice.chosen->reading)) +
                       (choice.chosen->line <= errorLine ? " nearest before the error" : " after the error");
@@ -260,10 +262,8 @@ std::optional<ModelMention> findModelMention(const LogText& log, const std::vect
             }
         }
         if (!best) continue;
-        if (i <= errorLine)
-            before = ModelMention{best, i};
-        else if (!after)
-            after = ModelMention{best, i};
+        if (i <= errorLine) before = ModelMention{best, i};
+        else if (!after) after = ModelMention{best, i};
     }
     return before ? before : after;
 }

@@ -16,19 +16,19 @@ namespace tilescope {
 
 // What a reading of M says it is, strongest first.
 enum class RowsReading {
-    Explicit,      // M=, tokens=, num_tokens=, SGLang "#new-token:" (rows of one step)
-    TensorShape,   // torch.Size([1, 16384, 4096]), shape=(...), [B, S, D]: all but the last dim
-    PromptLength,  // "prompt tokens: N", "Input prompt (N tokens)", "input length of input_ids is N", seq_len=
-    BatchTimesSeq, // batch x sequence length
-    StepBudget,    // max_num_batched_tokens, chunked_prefill_size: at most this many rows per step
+    Explicit,       // M=, tokens=, num_tokens=, SGLang "#new-token:" (rows of one step)
+    TensorShape,    // torch.Size([1, 16384, 4096]), shape=(...), [B, S, D]: all but the last dim
+    PromptLength,   // "prompt tokens: N", "Input prompt (N tokens)", "input length of input_ids is N", seq_len=
+    BatchTimesSeq,  // batch x sequence length
+    StepBudget,     // max_num_batched_tokens, chunked_prefill_size: at most this many rows per step
 };
 std::string_view rowsReadingName(RowsReading reading);  // "prompt length"
 
 struct RowsEvidence {
     std::int64_t value = 0;
     RowsReading reading = RowsReading::Explicit;
-    int line = 0;        // 0-based
-    std::string text;    // the matched text
+    int line = 0;                         // 0-based
+    std::string text;                     // the matched text
     std::optional<std::int64_t> lastDim;  // a tensor shape's last dimension (K of a linear layer's input)
 };
 

@@ -23,7 +23,6 @@ constexpr int kContextLines = kDiagnosisContextLines;
 constexpr int kFamilyLinesBefore = 30;  // how far a kernel's name may be from a generic CUDA error
 constexpr int kFamilyLinesAfter = 3;
 
-
 // The architecture a number of bytes is the opt-in shared-memory limit of ("sm_86, sm_89, sm_120").
 std::vector<std::string> archsWithOptin(const DeviceDatabase& devices, std::int64_t bytes) {
     std::vector<std::string> out;
@@ -130,8 +129,8 @@ std::string FindingBuilder::familyFromContext() const {
     // Farther away: an AWQ checkpoint the log names, or AWQ anywhere (an import, a module path,
     // quantization=awq): its packing decides the family (GEMM, AutoAWQ's default, when not said).
     if (const CatalogModel* m = model()) {
-        m_familyNote = (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version +
-                       "\" checkpoint";
+        m_familyNote =
+            (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version + "\" checkpoint";
         return std::string(packingFamily(m->config.packing));
     }
     const int awq = findAwqMention(m_scope.log);
@@ -216,8 +215,8 @@ void FindingBuilder::plan(std::string_view family, std::string_view variant, con
     LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
     // The runtime the log's text belongs to: without it the command would predict the local one's
     // error ("invalid argument" on 13 for a log that says "invalid configuration argument").
-    const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) +
-                                   " -d " + device.id + (m_cudaRuntime ? " --cuda " + std::to_string(*m_cudaRuntime) : "");
+    const std::string kernelArgs = "-k " + std::string(family) + " -v " + std::string(kernel->variantName()) + " -d " + device.id +
+                                   (m_cudaRuntime ? " --cuda " + std::to_string(*m_cudaRuntime) : "");
     m_finding.command = "tilescope-cli plan " + kernelArgs + " -s " + formatShape(shape, parameters);
     int axisIndex = plan.failingParameter >= 0 ? plan.failingParameter : parameterIndex(parameters, axis);
     if (axisIndex >= 0) {
@@ -229,18 +228,18 @@ void FindingBuilder::plan(std::string_view family, std::string_view variant, con
     }
     m_finding.plannedDevice = device.id;
     if (!note.empty()) note += "; ";
-    note += "planned " + std::string(family) + "/" + std::string(kernel->variantName()) + " at " +
-            formatShape(shape, parameters) + " on " + device.id + m_deviceNote;
+    note += "planned " + std::string(family) + "/" + std::string(kernel->variantName()) + " at " + formatShape(shape, parameters) + " on " +
+            device.id + m_deviceNote;
     m_finding.planNote = m_finding.planNote.empty() ? note : m_finding.planNote + "; " + note;
     if (!plan.ok()) {
         if (!plan.fix.empty()) m_finding.fix = plan.fix;
         if (!m_finding.limit && plan.limit) m_finding.limit = plan.limit;
         if (plan.verdict != m_finding.kind)
-            m_finding.explanation += " The bundled planner reports " + std::string(verdictName(plan.verdict)) +
-                                     " at this shape: " + plan.message + ".";
+            m_finding.explanation +=
+                " The bundled planner reports " + std::string(verdictName(plan.verdict)) + " at this shape: " + plan.message + ".";
     } else {
-        std::string detail = "tile " + std::string(plan.tile.empty() ? "-" : plan.tile) + ", " +
-                             withThousands(plan.totalSmem()) + " B shared memory";
+        std::string detail =
+            "tile " + std::string(plan.tile.empty() ? "-" : plan.tile) + ", " + withThousands(plan.totalSmem()) + " B shared memory";
         m_finding.explanation += " The bundled planner launches this shape on " + device.id + " (" + detail +
                                  "): the failing launch used another configuration than the planner's.";
     }
@@ -293,8 +292,7 @@ void FindingBuilder::fallbackCommand(std::string_view axis) {
         if (kernel) {
             const auto& parameters = kernel->family->parameters();
             const int index = parameterIndex(parameters, axis);
-            const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) + " -d " +
-                                     planDevice().id;
+            const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) + " -d " + planDevice().id;
             if (index >= 0) {
                 const auto& spec = parameters[static_cast<std::size_t>(index)];
                 m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
@@ -395,8 +393,8 @@ void linearFromModel(FindingBuilder& b, const std::string& family, const std::st
     const auto loggedK = b.valueOf("K");
     const ModelConfig& c = model->config;
     const std::string config = "config.json of " + model->id + " (hidden_size " + str(c.hiddenSize) + ", intermediate_size " +
-                               str(c.intermediateSize) + ", heads " + str(c.heads) + "/" + str(c.kvHeads) + ", head_dim " +
-                               str(c.headDim) + ", group_size " + str(c.groupSize) + ")";
+                               str(c.intermediateSize) + ", heads " + str(c.heads) + "/" + str(c.kvHeads) + ", head_dim " + str(c.headDim) +
+                               ", group_size " + str(c.groupSize) + ")";
     // Preference: a failing layer whose K is the logged one, any layer with that K, a failing layer, the widest.
     std::optional<std::size_t> failingWithK, withK, failing, widest;
     std::vector<ModelLayer> linears;
@@ -479,7 +477,8 @@ void attentionFigures(FindingBuilder& b) {
     if (const CatalogModel* model = b.model()) {
         auto& f = b.finding();
         f.model = model->id;
-        f.modelSource = model->source + (b.modelLine() >= 0 ? "; the log names it on line " + str(b.modelLine() + 1) : "; given with --model");
+        f.modelSource =
+            model->source + (b.modelLine() >= 0 ? "; the log names it on line " + str(b.modelLine() + 1) : "; given with --model");
         const std::string from = "config.json of " + model->id;
         if (!b.valueOf("heads")) b.valueFrom("heads", model->config.heads, 0, from + ": num_attention_heads");
         if (!b.valueOf("head_dim"))
@@ -578,8 +577,7 @@ void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& rep
                      "Hardware limit " + withThousands(*maximum) + " B: every database GPU with that opt-in limit");
     }
     f.fix = report.fix;
-    if (allocated && maximum)
-        f.fix += " (" + withThousands(*allocated - *maximum) + " B too many)";
+    if (allocated && maximum) f.fix += " (" + withThousands(*allocated - *maximum) + " B too many)";
     if (allocated && rocm < 0) {
         const auto larger = devicesWithOptinAtLeast(b.scope().devices, *allocated);
         if (!larger.empty()) f.fix += "; or run on a GPU whose opt-in limit fits " + withThousands(*allocated) + " B: " + joinList(larger);
@@ -589,8 +587,7 @@ void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& rep
     for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
         if (family->sharedMemoryOverLimit) family->sharedMemoryOverLimit(b);
     // Nothing planned: the launch as the text gives it, through the family that models bare launches.
-    if (f.command.empty() && allocated && rocm < 0)
-        f.command = bareLaunchCommand(b, "dynamic_smem", *allocated, true, commandDevice(b));
+    if (f.command.empty() && allocated && rocm < 0) f.command = bareLaunchCommand(b, "dynamic_smem", *allocated, true, commandDevice(b));
     b.fallbackCommand("head_dim");
 }
 
@@ -602,8 +599,9 @@ void buildCuteSmem(FindingBuilder& b, const SvMatch& m) {
     SharedMemoryReport report;
     report.allocated = groupNumber(m, 2);
     report.maximum = groupNumber(m, 3);
-    report.explanation = "The kernel asked for more dynamic shared memory than this GPU grants one block (its opt-in "
-                         "limit); the runtime refuses the launch with cudaErrorInvalidValue.";
+    report.explanation =
+        "The kernel asked for more dynamic shared memory than this GPU grants one block (its opt-in "
+        "limit); the runtime refuses the launch with cudaErrorInvalidValue.";
     report.fix = "use a smaller tile or fewer pipeline stages";
     buildSharedMemoryOverLimit(b, report);
 }
@@ -630,9 +628,10 @@ void buildStaticSmem(FindingBuilder& b, const SvMatch& m) {
     if (bytes && cap) f.limit = LimitHit{"static_smem_per_block", *cap, *bytes + (system ? *system : 0)};
     f.title = "ptxas: static shared memory over the per-block cap" +
               (bytes && cap ? ": " + withThousands(*bytes) + " B > " + withThousands(*cap) + " B" : std::string());
-    f.explanation = "ptxas refused " + (function.empty() ? std::string("an entry function") : "'" + FindingBuilder::trimmed(function) + "'") +
-                    ": its __shared__ arrays take " + (bytes ? withThousands(*bytes) + " B" : std::string("more")) +
-                    ", over the " + (cap ? withThousands(*cap) + " B" : std::string("static")) +
+    f.explanation = "ptxas refused " +
+                    (function.empty() ? std::string("an entry function") : "'" + FindingBuilder::trimmed(function) + "'") +
+                    ": its __shared__ arrays take " + (bytes ? withThousands(*bytes) + " B" : std::string("more")) + ", over the " +
+                    (cap ? withThousands(*cap) + " B" : std::string("static")) +
                     " a block may hold statically. The build fails, so nothing launches on any GPU.";
     // The cap is the same on every architecture: every GPU is implied, and none is planned on for it.
     if (cap && !b.deviceNamed()) {
@@ -647,8 +646,7 @@ void buildStaticSmem(FindingBuilder& b, const SvMatch& m) {
         const std::string dynamic = bareLaunchCommand(b, "dynamic_smem", *bytes, true, b.planDevice().id);
         if (fits.size() == b.scope().devices.devices().size())
             f.fix += " (" + dynamic + "): every database GPU's opt-in limit holds " + withThousands(*bytes) + " B";
-        else if (!fits.empty())
-            f.fix += " (" + dynamic + "): the opt-in limit holds " + withThousands(*bytes) + " B on " + joinList(fits);
+        else if (!fits.empty()) f.fix += " (" + dynamic + "): the opt-in limit holds " + withThousands(*bytes) + " B on " + joinList(fits);
         f.command = bareLaunchCommand(b, "static_smem", *bytes, false, b.planDevice().id);
     }
     b.fallbackCommand("");
@@ -712,8 +710,8 @@ bool planRejectedLaunch(FindingBuilder& b, const std::string& family) {
 }
 
 std::string launchLimitsText(const DeviceSpec& device) {
-    return "a grid dimension is 0 or over its limit (y and z: " + withThousands(device.maxGridDim[1]) +
-           "), or the block is over " + withThousands(device.maxThreadsPerBlock) + " threads or its per-dimension limits.";
+    return "a grid dimension is 0 or over its limit (y and z: " + withThousands(device.maxGridDim[1]) + "), or the block is over " +
+           withThousands(device.maxThreadsPerBlock) + " threads or its per-dimension limits.";
 }
 
 void buildInvalidConfiguration(FindingBuilder& b, const SvMatch&) {
@@ -740,8 +738,10 @@ void buildOutOfResources(FindingBuilder& b, const SvMatch&) {
     b.value("registers_per_thread", registers);
     const DeviceSpec& device = b.planDevice();
     f.title = "too many resources requested for launch (registers x threads)";
-    f.explanation = "cudaErrorLaunchOutOfResources: the block's registers (registers per thread x threads, allocated per "
-                    "warp) exceed the register file one block may use (" + withThousands(device.regsPerBlock) + ").";
+    f.explanation =
+        "cudaErrorLaunchOutOfResources: the block's registers (registers per thread x threads, allocated per "
+        "warp) exceed the register file one block may use (" +
+        withThousands(device.regsPerBlock) + ").";
     f.fix = "cap registers per thread (__launch_bounds__ or -maxrregcount) or launch fewer threads per block";
     if (threads && registers && *threads > 0 && *registers > 0) {
         // The runtime's own rule (launch_checks) decides; the limits come from the device.
@@ -782,8 +782,8 @@ void buildOutOfResources(FindingBuilder& b, const SvMatch&) {
                              withThousands(asLogged.limit ? asLogged.limit->actual : 0) + " registers on " + device.archName() +
                              (b.deviceNamed() ? "" : " (" + device.id + ", the database default: the log names no device)") + ".";
         } else {
-            f.explanation += " " + str(*registers) + " registers x " + str(*threads) +
-                             " threads fit the register file on " + device.archName() + ": another resource of the launch is over.";
+            f.explanation += " " + str(*registers) + " registers x " + str(*threads) + " threads fit the register file on " +
+                             device.archName() + ": another resource of the launch is over.";
         }
     }
     // The bundled kernels' launches do not explain a tuning run's block size: show the device's limits.
@@ -853,15 +853,16 @@ void buildInvalidValue(FindingBuilder& b, const SvMatch& match) {
     const bool driverApi = matched.find("cuda_error") != std::string::npos || matched.find("culaunch") != std::string::npos ||
                            matched.find("triton") != std::string::npos;
     if (!driverApi) b.cudaRuntime(13);
-    f.title = driverApi ? "CUDA driver API: invalid argument (CUDA_ERROR_INVALID_VALUE)"
-                        : "CUDA error: invalid argument (cudaErrorInvalidValue)";
+    f.title =
+        driverApi ? "CUDA driver API: invalid argument (CUDA_ERROR_INVALID_VALUE)" : "CUDA error: invalid argument (cudaErrorInvalidValue)";
     f.explanation = "At a kernel launch this means the launch was refused: " + launchLimitsText(b.planDevice()) +
                     " (the CUDA 13 runtime and the driver API report a bad grid or block this way; CUDA 12 runtimes say "
                     "\"invalid configuration argument\"), or dynamic shared memory over the device's opt-in limit (" +
                     withThousands(b.planDevice().smemPerBlockOptin) + " B on " + b.planDevice().archName() +
                     ") in cudaFuncSetAttribute or the launch.";
-    f.fix = "find the kernel with CUDA_LAUNCH_BLOCKING=1; compare its grid and block with the device's limits and its dynamic "
-            "shared memory with the opt-in limit";
+    f.fix =
+        "find the kernel with CUDA_LAUNCH_BLOCKING=1; compare its grid and block with the device's limits and its dynamic "
+        "shared memory with the opt-in limit";
     if (planRejectedLaunch(b, b.familyFromContext())) return;
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
@@ -875,33 +876,73 @@ void buildInvalidValue(FindingBuilder& b, const SvMatch& match) {
 const std::vector<Signature>& coreSignatures() {
     using V = Verdict;
     static const std::vector<Signature> list{
-        {20, "smem.launch_arch", {"launch shared memory"},
+        {20,
+         "smem.launch_arch",
+         {"launch shared memory"},
          R"(launch shared memory exceeds current GPU arch\s+(sm_\w+)\s+allowed\.?(?:\s*Allocated:\s*(\d+)\s*bytes\.?\s*Max:\s*(\d+)\s*bytes\.?)?)",
-         V::InvalidLaunch, true, buildCuteSmem},
-        {50, "ptxas.static_smem", {"uses too much shared data"},
+         V::InvalidLaunch,
+         true,
+         buildCuteSmem},
+        {50,
+         "ptxas.static_smem",
+         {"uses too much shared data"},
          R"(uses too much shared data \((0x[0-9a-f]+) bytes(?:\s*\+\s*(0x[0-9a-f]+) bytes system)?,\s*(0x[0-9a-f]+) max\))",
-         V::UnsupportedShape, false, buildStaticSmem},
-        {60, "tile.not_divisible", {"is not divisible by"}, R"(([A-Za-z_]\w*)\s*=\s*(\d+)\s+is not divisible by\s+([A-Za-z_]\w*)\s*=\s*(\d+))",
-         V::UnsupportedShape, false, buildNotDivisible},
-        {220, "device.bf16", {"bfloat16 is only supported on gpus"},
-         R"(Bfloat16 is only supported on GPUs with compute capability of at least (\d+)\.(\d+))", V::UnsupportedDevice, false,
+         V::UnsupportedShape,
+         false,
+         buildStaticSmem},
+        {60,
+         "tile.not_divisible",
+         {"is not divisible by"},
+         R"(([A-Za-z_]\w*)\s*=\s*(\d+)\s+is not divisible by\s+([A-Za-z_]\w*)\s*=\s*(\d+))",
+         V::UnsupportedShape,
+         false,
+         buildNotDivisible},
+        {220,
+         "device.bf16",
+         {"bfloat16 is only supported on gpus"},
+         R"(Bfloat16 is only supported on GPUs with compute capability of at least (\d+)\.(\d+))",
+         V::UnsupportedDevice,
+         false,
          buildBf16Device},
-        {230, "smem.capacity", {"memory capacity"}, R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
-         V::NoTileFits, false, buildLooseCapacity},
-        {240, "cuda.out_of_resources", {"too many resources", "launchoutofresources"}, R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
-         V::OutOfResources, true, buildOutOfResources},
-        {250, "cuda.invalid_configuration", {"invalid configuration", "invalidconfiguration"}, R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
-         V::InvalidLaunch, true, buildInvalidConfiguration},
-        {260, "cuda.out_of_memory", {"out of memory", "outofmemory", "memoryallocation"},
-         R"(CUDA out of memory|(?:CUDA error:\s*)?out of memory|cudaErrorMemoryAllocation|OutOfMemoryError)", V::OutOfMemory, true,
+        {230,
+         "smem.capacity",
+         {"memory capacity"},
+         R"(exceeds\s+(?:the\s+)?(\w+\s+)?shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
+         V::NoTileFits,
+         false,
+         buildLooseCapacity},
+        {240,
+         "cuda.out_of_resources",
+         {"too many resources", "launchoutofresources"},
+         R"((?:CUDA error:\s*)?too many resources requested for launch|cudaErrorLaunchOutOfResources)",
+         V::OutOfResources,
+         true,
+         buildOutOfResources},
+        {250,
+         "cuda.invalid_configuration",
+         {"invalid configuration", "invalidconfiguration"},
+         R"((?:CUDA error:\s*)?invalid configuration argument|cudaErrorInvalidConfiguration)",
+         V::InvalidLaunch,
+         true,
+         buildInvalidConfiguration},
+        {260,
+         "cuda.out_of_memory",
+         {"out of memory", "outofmemory", "memoryallocation"},
+         R"(CUDA out of memory|(?:CUDA error:\s*)?out of memory|cudaErrorMemoryAllocation|OutOfMemoryError)",
+         V::OutOfMemory,
+         true,
          buildOutOfMemory},
         // The runtime's text (CUDA 13 at a launch; any version at cudaFuncSetAttribute), and the
         // driver API's as Triton ("Triton Error [CUDA]: invalid argument", triton-lang/triton #3299),
         // pycuda ("cuLaunchKernel failed: invalid argument", tinygrad #625) and numba / Halide
         // ("... CUDA_ERROR_INVALID_VALUE", numba #1055) print it.
-        {270, "cuda.invalid_value", {"invalid argument", "invalidvalue", "invalid_value"},
+        {270,
+         "cuda.invalid_value",
+         {"invalid argument", "invalidvalue", "invalid_value"},
          R"(CUDA error:\s*invalid argument|cudaErrorInvalidValue|Triton Error \[CUDA\]:\s*invalid argument|cuLaunchKernel failed:\s*invalid argument|CUDA_ERROR_INVALID_VALUE)",
-         V::InvalidLaunch, true, buildInvalidValue},
+         V::InvalidLaunch,
+         true,
+         buildInvalidValue},
     };
     return list;
 }
@@ -965,8 +1006,8 @@ bool SignatureList::anyNeedle(const std::string& lower) const {
     return std::any_of(m_list.begin(), m_list.end(), [&](const Signature* s) { return hasNeedle(lower, *s); });
 }
 
-DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match,
-                              const std::string& matchedText, int line) {
+DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match, const std::string& matchedText,
+                              int line) {
     FindingBuilder builder(scope, line, matchedText);
     DiagnosisFinding& f = builder.finding();
     f.kind = signature.kind;

@@ -79,8 +79,8 @@ public:
 
     // Plans `family`/`variant` at the default shape with `values` set; the plan's fix and limit
     // fill the finding. `axis`: the parameter to sweep when the plan names none.
-    void plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values,
-              std::string_view axis, std::string note = {});
+    void plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values, std::string_view axis,
+              std::string note = {});
     // When no shape can be planned: a sweep of the family's key axis at its default shape, or the device's limits.
     void fallbackCommand(std::string_view axis);
 
@@ -176,8 +176,8 @@ private:
 };
 
 // The finding for `signature` matched in `matchedText` (line `line`, 0-based, maybe joined with the next).
-DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match,
-                              const std::string& matchedText, int line);
+DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match, const std::string& matchedText,
+                              int line);
 
 // ---- what the families' signatures build with ------------------------------------------------
 

@@ -83,10 +83,8 @@ const std::vector<FigureSpelling>& figureSpellings() {
         {F::HeadDim, std::regex(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase)},
         {F::HeadDimV, std::regex(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase)},
         {F::Heads, std::regex(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase)},
-        {F::Threads,
-         std::regex(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase)},
-        {F::Registers,
-         std::regex(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase)},
+        {F::Threads, std::regex(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase)},
+        {F::Registers, std::regex(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase)},
         {F::Registers, std::regex(R"(used\s+(\d+)\s+registers)", icase)},
     };
     return spellings;
@@ -116,7 +114,9 @@ std::vector<std::string> words(std::string_view text) {
     return out;
 }
 
-bool hasDigit(const std::string& word) { return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }); }
+bool hasDigit(const std::string& word) {
+    return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 bool isMemoryWord(const std::string& word) {
     return word.size() > 2 && word.compare(word.size() - 2, 2, "GB") == 0 &&
            std::all_of(word.begin(), word.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
@@ -152,10 +152,8 @@ ProductName productName(const DeviceSpec& device) {
     name.model.assign(list.begin() + static_cast<std::ptrdiff_t>(first), list.begin() + static_cast<std::ptrdiff_t>(model) + 1);
     for (std::size_t i = 0; i < list.size(); ++i) {
         if (i >= first && i <= model) continue;
-        if (isMemoryWord(list[i]))
-            name.memory = list[i];
-        else
-            name.qualifiers.push_back(list[i]);
+        if (isMemoryWord(list[i])) name.memory = list[i];
+        else name.qualifiers.push_back(list[i]);
     }
     return name;
 }
@@ -163,8 +161,7 @@ ProductName productName(const DeviceSpec& device) {
 // Where `model` occurs in `text` as whole words (also run together: "RTX4090"); npos when not.
 std::size_t findModel(const std::vector<std::string>& text, const std::vector<std::string>& model, std::size_t* length) {
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (i + model.size() <= text.size() &&
-            std::equal(model.begin(), model.end(), text.begin() + static_cast<std::ptrdiff_t>(i))) {
+        if (i + model.size() <= text.size() && std::equal(model.begin(), model.end(), text.begin() + static_cast<std::ptrdiff_t>(i))) {
             *length = model.size();
             return i;
         }
@@ -186,7 +183,8 @@ bool qualifierMatches(const std::string& mentioned, const std::string& known) {
 }  // namespace
 
 Result<LogText> LogText::parse(std::string_view raw) {
-    if (std::all_of(raw.begin(), raw.end(), [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }))
+    if (std::all_of(raw.begin(), raw.end(),
+                    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }))
         return makeError("the input is empty: paste or pipe the log or traceback that holds the error");
     std::size_t control = 0;
     for (char c : raw) {
@@ -310,7 +308,8 @@ struct ProductIndex {
         }
     }
     bool mayName(std::string_view lower) const {
-        return std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return !k.empty() && lower.find(k) != std::string_view::npos; });
+        return std::any_of(keys.begin(), keys.end(),
+                           [&](const std::string& k) { return !k.empty() && lower.find(k) != std::string_view::npos; });
     }
 };
 
@@ -333,7 +332,8 @@ std::vector<std::string> matchProducts(std::string_view text, const ProductIndex
     // The words right after the model ("80GB HBM3", "PCIe") tell the database's variants apart.
     constexpr std::size_t kQualifierWords = 6;
     const auto after = textWords.begin() + static_cast<std::ptrdiff_t>(at + length);
-    const std::vector<std::string> tail(after, textWords.begin() + static_cast<std::ptrdiff_t>(std::min(textWords.size(), at + length + kQualifierWords)));
+    const std::vector<std::string> tail(
+        after, textWords.begin() + static_cast<std::ptrdiff_t>(std::min(textWords.size(), at + length + kQualifierWords)));
     std::vector<std::pair<int, const ProductName*>> scored;
     for (const auto* name : found) {
         bool contradicts = false;

@@ -73,10 +73,10 @@ std::string lowercaseAscii(std::string_view text);
 
 // A GPU named on one line of a log.
 struct DeviceMention {
-    int line = 0;                       // 0-based
-    std::vector<std::string> ids;       // database ids the name fits (empty: an architecture only)
+    int line = 0;                         // 0-based
+    std::vector<std::string> ids;         // database ids the name fits (empty: an architecture only)
     std::optional<ComputeCapability> cc;  // from an arch name on the line, or shared by every id
-    std::string text;                   // the name as written
+    std::string text;                     // the name as written
 };
 
 // Every GPU the log names, in line order.

@@ -146,8 +146,7 @@ std::vector<int> partnersOf(const KernelChoice& kernel, const Shape& shape, int 
 
 }  // namespace
 
-std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
-                                                int parameter) {
+std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, int parameter) {
     if (parameter < 0 || parameter >= shape.size()) return std::nullopt;
     return nearestPassingTogether(kernel, shape, device, {parameter});
 }
@@ -193,8 +192,7 @@ void attachFix(LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& d
     for (const auto& part : parts) plan.fix += (plan.fix.empty() ? "" : "; or ") + part;
 }
 
-LaunchPlan planWithFix(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
-                       const DeviceDatabase* database) {
+LaunchPlan planWithFix(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, const DeviceDatabase* database) {
     LaunchPlan plan = kernel.family->plan(kernel.variant, shape, device, PlanDetail::Full);
     attachFix(plan, kernel, device, database);
     return plan;

@@ -66,10 +66,8 @@ ordered_json planToJson(const LaunchPlan& plan, const ParameterList& parameters)
     j["shape"] = shapeToJson(plan.shape, parameters);
     j["verdict"] = verdictName(plan.verdict);
     j["message"] = plan.message.empty() ? ordered_json(nullptr) : ordered_json(plan.message);
-    if (plan.limit)
-        j["limit"] = {{"name", plan.limit->name}, {"value", plan.limit->limit}, {"actual", plan.limit->actual}};
-    else
-        j["limit"] = nullptr;
+    if (plan.limit) j["limit"] = {{"name", plan.limit->name}, {"value", plan.limit->limit}, {"actual", plan.limit->actual}};
+    else j["limit"] = nullptr;
     j["fix"] = plan.fix.empty() ? ordered_json(nullptr) : ordered_json(plan.fix);
     ordered_json launch;
     launch["grid"] = dimToJson(plan.grid);
@@ -101,16 +99,14 @@ ordered_json planToJson(const LaunchPlan& plan, const ParameterList& parameters)
     }
     j["extra_launches"] = std::move(extras);
     j["fix_shape"] = plan.fixShape ? shapeToJson(*plan.fixShape, parameters) : ordered_json(nullptr);
-    j["failing_parameter"] = plan.failingParameter >= 0
-                                 ? ordered_json(parameters[static_cast<std::size_t>(plan.failingParameter)].name)
-                                 : ordered_json(nullptr);
-    j["cuda_error"] = plan.cudaError ? ordered_json{{"name", plan.cudaError->name}, {"code", plan.cudaError->code}}
-                                     : ordered_json(nullptr);
+    j["failing_parameter"] =
+        plan.failingParameter >= 0 ? ordered_json(parameters[static_cast<std::size_t>(plan.failingParameter)].name) : ordered_json(nullptr);
+    j["cuda_error"] = plan.cudaError ? ordered_json{{"name", plan.cudaError->name}, {"code", plan.cudaError->code}} : ordered_json(nullptr);
     ordered_json candidates = ordered_json::array();
     for (std::size_t i = 0; i < plan.candidates.size(); ++i) {
         const auto& c = plan.candidates[i];
-        candidates.push_back({{"name", c.name}, {"smem", c.smemBytes}, {"fits", c.fits},
-                              {"chosen", static_cast<int>(i) == plan.tileIndex}});
+        candidates.push_back(
+            {{"name", c.name}, {"smem", c.smemBytes}, {"fits", c.fits}, {"chosen", static_cast<int>(i) == plan.tileIndex}});
     }
     j["candidates"] = candidates;
     j["bucket_cell"] = plan.bucketCell ? ordered_json(*plan.bucketCell) : ordered_json(nullptr);
@@ -185,7 +181,6 @@ ordered_json boundaryMapToJson(const BoundaryMap& map) {
     return j;
 }
 
-
 // ---- readers ---------------------------------------------------------------------------
 
 namespace {
@@ -223,8 +218,7 @@ ordered_json parameterNameOrNull(int index, const ParameterList& parameters) {
 }
 
 // Reads a parameter name (or null) back into an index; an unknown name is an error.
-int parameterIndexFromJson(const ordered_json& value, const ParameterList& parameters, const std::string& pointer,
-                           JsonReader& reader) {
+int parameterIndexFromJson(const ordered_json& value, const ParameterList& parameters, const std::string& pointer, JsonReader& reader) {
     if (value.is_null()) return -1;
     if (!value.is_string()) {
         reader.fail(pointer, "expected a parameter name or null, got " + describeJsonValue(value));
@@ -281,8 +275,7 @@ Occupancy occupancyFromJson(const ordered_json& j, const std::string& pointer, s
 }
 
 // One entry of "extra_launches"; its strings are interned in `strings`.
-ExtraLaunch extraLaunchFromJson(const ordered_json& j, const std::string& pointer, StringPool& strings,
-                                std::optional<std::string>& error) {
+ExtraLaunch extraLaunchFromJson(const ordered_json& j, const std::string& pointer, StringPool& strings, std::optional<std::string>& error) {
     JsonReader r(j, pointer, &error);
     ExtraLaunch e;
     e.role = strings.intern(r.text("role"));
@@ -294,8 +287,7 @@ ExtraLaunch extraLaunchFromJson(const ordered_json& j, const std::string& pointe
     e.dynamicSmem = r.integer("dynamic_smem", 0, kMaxFileInteger);
     if (auto regs = r.optionalInteger("registers", 0, kMaxRegisters)) e.registers = static_cast<int>(*regs);
     e.optsIntoLargeSmem = r.boolean("opt_in_smem");
-    if (const auto* occupancy = r.object("occupancy", true))
-        e.occupancy = occupancyFromJson(*occupancy, r.pointerOf("occupancy"), error);
+    if (const auto* occupancy = r.object("occupancy", true)) e.occupancy = occupancyFromJson(*occupancy, r.pointerOf("occupancy"), error);
     return e;
 }
 
@@ -346,8 +338,7 @@ Result<Shape> shapeFromJson(const ordered_json& j, const ParameterList& paramete
 
 void addPlanDetailJson(ordered_json& j, const LaunchPlan& plan, const ParameterList& parameters) {
     j["alternative"] = plan.alternative.empty() ? ordered_json(nullptr) : ordered_json(plan.alternative);
-    j["grid_parameters"] = {parameterNameOrNull(plan.gridParameter[0], parameters),
-                            parameterNameOrNull(plan.gridParameter[1], parameters),
+    j["grid_parameters"] = {parameterNameOrNull(plan.gridParameter[0], parameters), parameterNameOrNull(plan.gridParameter[1], parameters),
                             parameterNameOrNull(plan.gridParameter[2], parameters)};
     j["smem_parameter"] = parameterNameOrNull(plan.smemParameter, parameters);
     j["memory_parameter"] = parameterNameOrNull(plan.memoryParameter, parameters);
@@ -364,8 +355,7 @@ void addPlanDetailJson(ordered_json& j, const LaunchPlan& plan, const ParameterL
     }
 }
 
-Result<LaunchPlan> planFromJson(const ordered_json& j, const ParameterList& parameters, StringPool& strings,
-                                const std::string& pointer) {
+Result<LaunchPlan> planFromJson(const ordered_json& j, const ParameterList& parameters, StringPool& strings, const std::string& pointer) {
     std::optional<std::string> error;
     JsonReader reader(j, pointer, &error);
     LaunchPlan plan;
@@ -379,10 +369,8 @@ Result<LaunchPlan> planFromJson(const ordered_json& j, const ParameterList& para
     }
     const std::string verdict = reader.text("verdict");
     if (!error) {
-        if (auto v = verdictFromName(verdict))
-            plan.verdict = *v;
-        else
-            reader.fail(reader.pointerOf("verdict"), "unknown verdict '" + verdict + "'");
+        if (auto v = verdictFromName(verdict)) plan.verdict = *v;
+        else reader.fail(reader.pointerOf("verdict"), "unknown verdict '" + verdict + "'");
     }
     plan.message = reader.optionalText("message").value_or("");
     if (const auto* limit = reader.object("limit", true)) {
@@ -460,8 +448,8 @@ Result<LaunchPlan> planFromJson(const ordered_json& j, const ParameterList& para
     plan.alternative = reader.optionalText("alternative").value_or("");
     if (const auto* grid = reader.array("grid_parameters", true, 3)) {
         for (std::size_t i = 0; i < grid->size(); ++i)
-            plan.gridParameter[i] = parameterIndexFromJson((*grid)[i], parameters,
-                                                           reader.pointerOf("grid_parameters") + "/" + std::to_string(i), reader);
+            plan.gridParameter[i] =
+                parameterIndexFromJson((*grid)[i], parameters, reader.pointerOf("grid_parameters") + "/" + std::to_string(i), reader);
     }
     if (j.is_object() && j.contains("smem_parameter"))
         plan.smemParameter = parameterIndexFromJson(j["smem_parameter"], parameters, reader.pointerOf("smem_parameter"), reader);
@@ -532,8 +520,7 @@ ordered_json gpuOutcomeToJson(const GpuOutcome& g) {
         j["check"] = {{"max_relative_error", numberToJson(g.check->maxRelativeError)},
                       {"bound", numberToJson(g.check->bound)},
                       {"passed", g.check->passed}};
-    else
-        j["check"] = nullptr;
+    else j["check"] = nullptr;
     if (g.timing)
         j["timing"] = {{"repeats", g.timing->repeats},
                        {"min_us", numberToJson(g.timing->minUs)},
@@ -541,8 +528,7 @@ ordered_json gpuOutcomeToJson(const GpuOutcome& g) {
                        {"mean_us", numberToJson(g.timing->meanUs)},
                        {"source", g.timing->source},
                        {"l2_flushed", g.timing->l2Flushed}};
-    else
-        j["timing"] = nullptr;
+    else j["timing"] = nullptr;
     return j;
 }
 
@@ -614,9 +600,9 @@ std::optional<SweepAxis> axisFromJson(const ordered_json& j, const ParameterList
         const auto& v = (*values)[i];
         if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(spec.maximum)) ||
             v.get<std::int64_t>() < spec.minimum || v.get<std::int64_t>() > spec.maximum) {
-            reader.fail(reader.pointerOf("values") + "/" + std::to_string(i),
-                        "expected an integer in [" + std::to_string(spec.minimum) + ", " + std::to_string(spec.maximum) +
-                            "], got " + describeJsonValue(v));
+            reader.fail(reader.pointerOf("values") + "/" + std::to_string(i), "expected an integer in [" + std::to_string(spec.minimum) +
+                                                                                  ", " + std::to_string(spec.maximum) + "], got " +
+                                                                                  describeJsonValue(v));
             break;
         }
         axis.values.push_back(v.get<std::int64_t>());
@@ -663,20 +649,20 @@ Result<BoundaryMap> boundaryMapFromJson(const ordered_json& j, const KernelRegis
             const std::size_t index = static_cast<std::size_t>(iy) * static_cast<std::size_t>(map.width()) + static_cast<std::size_t>(ix);
             JsonReader r((*cells)[index], reader.pointerOf("cells") + "/" + std::to_string(index), &error);
             if (r.integer("x", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()) !=
-                    map.xAxis().values[static_cast<std::size_t>(ix)] && !error)
-                r.fail(r.pointerOf("x"), "expected " + std::to_string(map.xAxis().values[static_cast<std::size_t>(ix)]) +
-                                             " (cells run along x, then y)");
+                    map.xAxis().values[static_cast<std::size_t>(ix)] &&
+                !error)
+                r.fail(r.pointerOf("x"),
+                       "expected " + std::to_string(map.xAxis().values[static_cast<std::size_t>(ix)]) + " (cells run along x, then y)");
             if (map.yAxis() && !error &&
                 r.integer("y", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()) !=
-                    map.yAxis()->values[static_cast<std::size_t>(iy)] && !error)
+                    map.yAxis()->values[static_cast<std::size_t>(iy)] &&
+                !error)
                 r.fail(r.pointerOf("y"), "expected " + std::to_string(map.yAxis()->values[static_cast<std::size_t>(iy)]));
             BoundaryCell& cell = map.cell(ix, iy);
             const std::string verdict = r.text("verdict");
             if (!error) {
-                if (auto v = verdictFromName(verdict))
-                    cell.verdict = *v;
-                else
-                    r.fail(r.pointerOf("verdict"), "unknown verdict '" + verdict + "'");
+                if (auto v = verdictFromName(verdict)) cell.verdict = *v;
+                else r.fail(r.pointerOf("verdict"), "unknown verdict '" + verdict + "'");
             }
             cell.totalSmem = r.integer("smem", 0, kMaxFileInteger);
             cell.gridBlocks = r.integer("grid_blocks", 0, kMaxFileInteger);

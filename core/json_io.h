@@ -43,7 +43,7 @@ nlohmann::ordered_json gpuOutcomeToJson(const GpuOutcome& outcome);
 Result<GpuOutcome> gpuOutcomeFromJson(const nlohmann::ordered_json& j, const std::string& pointer);
 // boundaryMapToJson (cells may carry "tile_index"; "splits" defaults to 1), evaluated on `device`;
 // the family comes from `registry`.
-Result<BoundaryMap> boundaryMapFromJson(const nlohmann::ordered_json& j, const KernelRegistry& registry,
-                                        const DeviceSpec& device, const std::string& pointer);
+Result<BoundaryMap> boundaryMapFromJson(const nlohmann::ordered_json& j, const KernelRegistry& registry, const DeviceSpec& device,
+                                        const std::string& pointer);
 
 }  // namespace tilescope

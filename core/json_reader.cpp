@@ -32,12 +32,9 @@ std::string_view typeName(const json& value) {
 std::string jsonPointerToken(std::string_view key) {
     std::string out;
     for (char c : key) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
+        if (c == '~') out += "~0";
+        else if (c == '/') out += "~1";
+        else out += c;
     }
     return out;
 }
@@ -89,14 +86,14 @@ std::int64_t JsonReader::integer(const char* key, std::int64_t minimum, std::int
     }
     // Unsigned values above INT64_MAX are out of every range we accept.
     if (value->is_number_unsigned() && value->get<std::uint64_t>() > static_cast<std::uint64_t>(maximum)) {
-        fail(pointerOf(key), "expected an integer in [" + std::to_string(minimum) + ", " + std::to_string(maximum) +
-                                 "], got " + value->dump());
+        fail(pointerOf(key),
+             "expected an integer in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "], got " + value->dump());
         return 0;
     }
     const auto v = value->get<std::int64_t>();
     if (v < minimum || v > maximum) {
-        fail(pointerOf(key), "expected an integer in [" + std::to_string(minimum) + ", " + std::to_string(maximum) +
-                                 "], got " + std::to_string(v));
+        fail(pointerOf(key),
+             "expected an integer in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "], got " + std::to_string(v));
         return 0;
     }
     return v;
@@ -126,8 +123,7 @@ double JsonReader::number(const char* key, double minimum, double maximum) {
         return 0.0;
     }
     if (!(v >= minimum && v <= maximum)) {
-        fail(pointerOf(key), "expected a number in [" + json(minimum).dump() + ", " + json(maximum).dump() + "], got " +
-                                 value->dump());
+        fail(pointerOf(key), "expected a number in [" + json(minimum).dump() + ", " + json(maximum).dump() + "], got " + value->dump());
         return 0.0;
     }
     return v;

@@ -59,7 +59,8 @@ std::string describeGzipError(int code, const char* message, std::uint64_t fileB
         return "the gzip stream is corrupt: its CRC-32 does not match the decompressed data (damaged file?)";
     if (what == "incorrect length check")
         return "the gzip stream is corrupt: its recorded length does not match the decompressed data (damaged file?)";
-    return "cannot decompress: the gzip stream is corrupt (zlib: " + (what.empty() ? std::string("error ") + std::to_string(code) : what) + ")";
+    return "cannot decompress: the gzip stream is corrupt (zlib: " + (what.empty() ? std::string("error ") + std::to_string(code) : what) +
+           ")";
 }
 
 }  // namespace
@@ -225,8 +226,8 @@ bool JsonByteStream::scanValue(std::size_t& start, std::size_t& end, bool keep) 
                         m_catKey = q - start;
                 } else if (c == '{' || c == '[') {
                     if (static_cast<int>(m_stack.size()) >= kMaxNesting)
-                        return fail(m_base + q, "nested deeper than " + std::to_string(kMaxNesting) +
-                                                    " levels (a profiler trace nests a few levels)");
+                        return fail(m_base + q,
+                                    "nested deeper than " + std::to_string(kMaxNesting) + " levels (a profiler trace nests a few levels)");
                     m_stack.push_back(c == '{' ? '}' : ']');
                 } else if (c == '}' || c == ']') {
                     if (m_stack.empty() || m_stack.back() != c)
@@ -245,9 +246,9 @@ bool JsonByteStream::scanValue(std::size_t& start, std::size_t& end, bool keep) 
         const std::uint64_t valueStart = keep ? m_base + start : 0;
         if (!refill(keep ? start : p, p, start)) {
             if (m_error) return false;
-            return fail(m_base + m_end, keep ? "the file ends inside a value that starts at byte " + std::to_string(valueStart) +
-                                                   " (truncated?)"
-                                             : "the file ends inside a value (truncated?)");
+            return fail(m_base + m_end,
+                        keep ? "the file ends inside a value that starts at byte " + std::to_string(valueStart) + " (truncated?)"
+                             : "the file ends inside a value (truncated?)");
         }
     }
 }

@@ -42,8 +42,7 @@ Result<KernelChoice> resolveKernel(const KernelRegistry& registry, std::string_v
     if (index < 0) {
         std::string accepted;
         for (const auto& v : found->variants()) accepted += (accepted.empty() ? "" : ", ") + v.name;
-        return makeError("unknown variant '" + std::string(variant) + "' of " + std::string(family) +
-                         "; variants: " + accepted);
+        return makeError("unknown variant '" + std::string(variant) + "' of " + std::string(family) + "; variants: " + accepted);
     }
     return KernelChoice{found, index};
 }

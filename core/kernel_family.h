@@ -38,8 +38,8 @@ class KernelFamily {
 public:
     virtual ~KernelFamily() = default;
 
-    virtual std::string_view name() const = 0;   // "awq_gemm"
-    virtual std::string_view title() const = 0;  // "AWQ 4-bit GEMM"
+    virtual std::string_view name() const = 0;                     // "awq_gemm"
+    virtual std::string_view title() const = 0;                    // "AWQ 4-bit GEMM"
     virtual const std::vector<VariantInfo>& variants() const = 0;  // [0] is the default
     virtual const ParameterList& parameters() const = 0;
     // The only place this family's launch is computed. Never throws: failures are verdicts.

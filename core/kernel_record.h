@@ -63,12 +63,12 @@ struct Timing {
 
 // What a real GPU run produced. Absent from predicted runs, which are never mixed up with it.
 struct GpuOutcome {
-    CudaOutcome launch;                    // cudaLaunchKernelExC's return / first sticky error
-    CudaOutcome synchronize;               // cudaDeviceSynchronize
-    std::vector<KernelRecord> records;     // CUPTI kernel records of this run
-    std::optional<ReferenceCheck> check;   // nullopt: --no-check or the launch failed
+    CudaOutcome launch;                   // cudaLaunchKernelExC's return / first sticky error
+    CudaOutcome synchronize;              // cudaDeviceSynchronize
+    std::vector<KernelRecord> records;    // CUPTI kernel records of this run
+    std::optional<ReferenceCheck> check;  // nullopt: --no-check or the launch failed
     std::optional<Timing> timing;
-    std::string deviceName;                // the live GPU's name
+    std::string deviceName;  // the live GPU's name
 };
 
 }  // namespace tilescope

@@ -98,8 +98,7 @@ Result<std::vector<KinetoDevice>> kinetoDevicesFromJson(std::string_view deviceP
         const ComputeCapability cc{static_cast<int>(*major), static_cast<int>(*minor)};
         const ArchitectureLimits* arch = DeviceDatabase::embedded().architecture(cc);
         if (!arch) {
-            device.why = "compute capability " + cc.toString() +
-                         " is not in the architecture table; its kernels are not checked";
+            device.why = "compute capability " + cc.toString() + " is not in the architecture table; its kernels are not checked";
             devices.push_back(std::move(device));
             continue;
         }
@@ -110,10 +109,8 @@ Result<std::vector<KinetoDevice>> kinetoDevicesFromJson(std::string_view deviceP
         spec.name = std::string(name);
         spec.computeCapability = cc;
         auto take = [&](const std::optional<std::int64_t>& value, auto& target, const char* limitName) {
-            if (value)
-                target = static_cast<std::remove_reference_t<decltype(target)>>(*value);
-            else
-                device.filled.emplace_back(limitName);
+            if (value) target = static_cast<std::remove_reference_t<decltype(target)>>(*value);
+            else device.filled.emplace_back(limitName);
         };
         take(warp, spec.warpSize, "warp_size");
         take(threadsPerBlock, spec.maxThreadsPerBlock, "max_threads_per_block");
@@ -128,8 +125,8 @@ Result<std::vector<KinetoDevice>> kinetoDevicesFromJson(std::string_view deviceP
             device.filled.emplace_back(f);
         spec.smCount = static_cast<int>(sms.value_or(0));
         spec.memoryBytes = memory.value_or(0);
-        spec.source = "PyTorch profiler deviceProperties; " + std::to_string(device.filled.size()) +
-                      " limits from the " + spec.archName() + " architecture table";
+        spec.source = "PyTorch profiler deviceProperties; " + std::to_string(device.filled.size()) + " limits from the " + spec.archName() +
+                      " architecture table";
         if (!sms || *sms < 1) {
             device.why = "no SM count recorded; its kernels are not checked";
         } else if (!memory || *memory < 1) {
@@ -211,8 +208,7 @@ void checkLaunchConfigurations(std::vector<LaunchConfigFinding>& configs, const 
         if (c.violation.empty() && computeOccupancy(*device, input, occupancy)) {
             c.occupancyPct = occupancy.occupancyPct;
             c.limiter = joinNames(occupancy.limiterNames());
-            if (occupancy.activeBlocksPerSm == 0)
-                c.violation = "cannot be resident on one SM (limited by " + c.limiter + ")";
+            if (occupancy.activeBlocksPerSm == 0) c.violation = "cannot be resident on one SM (limited by " + c.limiter + ")";
             // Kineto's "est. achieved occupancy %": the theoretical figure, capped by the warps the
             // grid can put on each SM.
             const double warpsPerBlock = std::ceil(static_cast<double>(input.threadsPerBlock) / device->warpSize);
@@ -227,10 +223,12 @@ void checkLaunchConfigurations(std::vector<LaunchConfigFinding>& configs, const 
     }
     out.distinctConfigurations = static_cast<std::int64_t>(configs.size());
     if (noFigures > 0)
-        out.notes.push_back(std::to_string(noFigures) + " kernels carry no grid, block, register or shared-memory figures "
+        out.notes.push_back(std::to_string(noFigures) +
+                            " kernels carry no grid, block, register or shared-memory figures "
                             "(e.g. a ROCm trace): they cannot be checked");
     if (noDevice > 0)
-        out.notes.push_back(std::to_string(noDevice) + " kernels run on a device whose limits are unknown: not checked, "
+        out.notes.push_back(std::to_string(noDevice) +
+                            " kernels run on a device whose limits are unknown: not checked, "
                             "occupancy unknown");
 }
 

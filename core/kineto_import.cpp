@@ -163,9 +163,7 @@ bool KinetoParser::parseTopLevel() {
                     if (key == "deviceProperties") {
                         m_deviceProperties.assign(m_buffer.data() + start, end - start);
                         m_devicePropertiesOffset = m_base + start;
-                    }
-                    else if (end - start <= kMaxCapturedScalar)
-                        m_scalars[key].assign(m_buffer.data() + start, end - start);
+                    } else if (end - start <= kMaxCapturedScalar) m_scalars[key].assign(m_buffer.data() + start, end - start);
                     p = end;
                 } else {
                     std::size_t start = p, end = 0;
@@ -187,10 +185,8 @@ bool KinetoParser::parseTopLevel() {
         }
     } else {
         char shown[16];
-        if (first > 0x20 && first < 0x7f)
-            std::snprintf(shown, sizeof shown, "'%c'", first);
-        else
-            std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(first));
+        if (first > 0x20 && first < 0x7f) std::snprintf(shown, sizeof shown, "'%c'", first);
+        else std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(first));
         return fail(m_base + p, std::string("expected a Chrome trace: a JSON object ('{') or an event array ('['), found ") + shown);
     }
     // Only whitespace may follow the document.
@@ -212,8 +208,7 @@ bool KinetoParser::parseEvents(std::size_t& p) {
         return true;
     }
     for (;;) {
-        if (m_buffer[p] != '{')
-            return fail(m_base + p, "traceEvents[" + std::to_string(m_eventIndex) + "]: expected an event object");
+        if (m_buffer[p] != '{') return fail(m_base + p, "traceEvents[" + std::to_string(m_eventIndex) + "]: expected an event object");
         std::size_t start = p, end = 0;
         if (!scanValue(start, end, true)) return false;
         if (!handleEvent(start, end)) return false;
@@ -268,8 +263,7 @@ bool KinetoParser::handleEvent(std::size_t begin, std::size_t end) {
     simdjson::ondemand::object object;
     auto error = m_parser.iterate(view).get(document);
     if (!error) error = document.get_object().get(object);
-    if (error)
-        return fail(m_base + begin, "traceEvents[" + std::to_string(m_eventIndex - 1) + "]: " + simdjson::error_message(error));
+    if (error) return fail(m_base + begin, "traceEvents[" + std::to_string(m_eventIndex - 1) + "]: " + simdjson::error_message(error));
     return kind == EventKind::Kernel ? parseKernel(object, begin) : parseLaunch(object, begin);
 }
 
@@ -405,10 +399,8 @@ bool KinetoParser::parseKernel(json::object& object, std::size_t begin) {
     if (inserted) m_configs.push_back(launchConfigOf(r, r.sharedMemory));
     ++m_configs[it->second].count;
 
-    if (m_options.keepRecords)
-        m_records.push_back(std::move(r));
-    else
-        m_kernelCorrelations.push_back(r.correlationId);
+    if (m_options.keepRecords) m_records.push_back(std::move(r));
+    else m_kernelCorrelations.push_back(r.correlationId);
     return true;
 }
 
@@ -484,26 +476,23 @@ Result<KinetoImport> KinetoParser::run() {
             out.notes.push_back("the trace has no deviceProperties: every kernel is checked against the assumed device " +
                                 m_options.assumedDevice->id + " (" + m_options.assumedDevice->name + ")");
         else
-            out.notes.push_back("the trace has no deviceProperties: device limits and compute capability are unknown, "
-                                "so launches are not checked and occupancy is unknown");
+            out.notes.push_back(
+                "the trace has no deviceProperties: device limits and compute capability are unknown, "
+                "so launches are not checked and occupancy is unknown");
     }
     // One note per kind of device: a trace of eight identical GPUs says it once.
     std::vector<std::pair<std::string, std::vector<int>>> deviceNotes;
     for (const auto& d : out.devices) {
         std::string text = d.spec.name + (d.checkable ? ", " + d.spec.archName() : "") + "): ";
-        if (!d.checkable)
-            text += d.why;
+        if (!d.checkable) text += d.why;
         else if (!d.filled.empty())
             text += joinKinetoNames(d.filled) + " taken from the " + d.spec.archName() +
                     " architecture table (Kineto's deviceProperties leave them out); reserved_smem_per_block = " +
                     std::to_string(d.spec.reservedSmemPerBlock) + " B";
-        else
-            continue;
+        else continue;
         auto it = std::find_if(deviceNotes.begin(), deviceNotes.end(), [&](const auto& n) { return n.first == text; });
-        if (it == deviceNotes.end())
-            deviceNotes.push_back({text, {d.ordinal}});
-        else
-            it->second.push_back(d.ordinal);
+        if (it == deviceNotes.end()) deviceNotes.push_back({text, {d.ordinal}});
+        else it->second.push_back(d.ordinal);
     }
     for (const auto& [text, ordinals] : deviceNotes) {
         std::string label = ordinals.size() == 1 ? "GPU " : "GPUs ";

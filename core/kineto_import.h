@@ -38,10 +38,10 @@ struct KinetoImportOptions {
 };
 
 struct KinetoDevice {
-    int ordinal = 0;            // Kineto's "device" index / deviceProperties "id"
-    DeviceSpec spec;            // id "kineto:<ordinal>"
-    bool checkable = false;     // limits known well enough for launch checks and cuda_occupancy.h
-    std::string why;            // when not checkable: why not
+    int ordinal = 0;                  // Kineto's "device" index / deviceProperties "id"
+    DeviceSpec spec;                  // id "kineto:<ordinal>"
+    bool checkable = false;           // limits known well enough for launch checks and cuda_occupancy.h
+    std::string why;                  // when not checkable: why not
     std::vector<std::string> filled;  // fields taken from the architecture table
 };
 
@@ -54,11 +54,11 @@ struct LaunchConfigFinding {
     Dim3 block;
     std::optional<int> registers;
     std::optional<std::int64_t> sharedMemory;
-    std::optional<double> kinetoOccupancyPct;  // Kineto's "est. achieved occupancy %"
-    std::optional<double> occupancyPct;        // theoretical, cuda_occupancy.h (opt-in where needed)
+    std::optional<double> kinetoOccupancyPct;       // Kineto's "est. achieved occupancy %"
+    std::optional<double> occupancyPct;             // theoretical, cuda_occupancy.h (opt-in where needed)
     std::optional<double> estAchievedOccupancyPct;  // Kineto's estimate recomputed with ours
-    std::string limiter;                       // what limits occupancy ("registers", ...)
-    std::string violation;                     // the limit a launch breaks; empty when none
+    std::string limiter;                            // what limits occupancy ("registers", ...)
+    std::string violation;                          // the limit a launch breaks; empty when none
     std::int64_t count = 0;
 };
 
@@ -73,12 +73,12 @@ struct KinetoImport {
     std::vector<KernelRecord> kernels;  // empty unless keepRecords
     std::int64_t kernelCount = 0;
     std::int64_t eventCount = 0;
-    std::int64_t linkedLaunches = 0;    // kernels whose launch call (by correlation id) was found
-    std::int64_t uncheckedKernels = 0;  // no device limits, or no grid/block/registers recorded
+    std::int64_t linkedLaunches = 0;                        // kernels whose launch call (by correlation id) was found
+    std::int64_t uncheckedKernels = 0;                      // no device limits, or no grid/block/registers recorded
     std::vector<LaunchConfigFinding> launchViolations;      // one per distinct configuration
     std::vector<LaunchConfigFinding> occupancyCorrections;  // Kineto's figure differs from ours
     std::int64_t distinctConfigurations = 0;
-    std::vector<std::string> notes;     // what was filled in, assumed, or could not be checked
+    std::vector<std::string> notes;  // what was filled in, assumed, or could not be checked
     std::optional<std::string> cudaRuntimeVersion, cuptiVersion, cudaDriverVersion;
 
     // The import as a native trace (devices, records, notes).

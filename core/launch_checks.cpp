@@ -5,8 +5,7 @@
 
 namespace tilescope {
 
-void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingParameter, PlanDetail detail,
-              std::string_view message) {
+void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingParameter, PlanDetail detail, std::string_view message) {
     plan.verdict = verdict;
     plan.limit = limit;
     plan.failingParameter = failingParameter;
@@ -67,8 +66,8 @@ bool checkBlock(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     }
     if (plan.threadsPerBlock() > device.maxThreadsPerBlock) {
         const LaunchRejection rejection = launchConfigurationRejection(device.cudaRuntime);
-        failPlan(plan, Verdict::InvalidLaunch, {"max_threads_per_block", device.maxThreadsPerBlock, plan.threadsPerBlock()},
-                 -1, detail, rejection.message);
+        failPlan(plan, Verdict::InvalidLaunch, {"max_threads_per_block", device.maxThreadsPerBlock, plan.threadsPerBlock()}, -1, detail,
+                 rejection.message);
         plan.cudaError = rejection.error;
         return false;
     }
@@ -82,8 +81,7 @@ bool checkGrid(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     for (std::size_t i = 0; i < 3; ++i) {
         const bool tooSmall = dims[i] < 1;
         if (tooSmall || dims[i] > device.maxGridDim[i]) {
-            const LimitHit hit = tooSmall ? LimitHit{kMinNames[i], 1, dims[i]}
-                                          : LimitHit{kMaxNames[i], device.maxGridDim[i], dims[i]};
+            const LimitHit hit = tooSmall ? LimitHit{kMinNames[i], 1, dims[i]} : LimitHit{kMaxNames[i], device.maxGridDim[i], dims[i]};
             const LaunchRejection rejection = launchConfigurationRejection(device.cudaRuntime);
             failPlan(plan, Verdict::InvalidLaunch, hit, plan.gridParameter[i], detail, rejection.message);
             plan.cudaError = rejection.error;
@@ -100,10 +98,10 @@ bool checkSharedMemory(LaunchPlan& plan, const DeviceSpec& device, PlanDetail de
     // flash-attention hopper flash_fwd_launch_template.h, sglang issue #38980).
     const std::int64_t limit = plan.optsIntoLargeSmem ? device.smemPerBlockOptin : device.smemPerBlock;
     if (plan.totalSmem() <= limit) return true;
-    failPlan(plan, Verdict::InvalidLaunch,
-             {plan.optsIntoLargeSmem ? std::string_view("smem_per_block_optin") : std::string_view("smem_per_block"),
-              limit, plan.totalSmem()},
-             plan.smemParameter, detail, kInvalidValueText);
+    failPlan(
+        plan, Verdict::InvalidLaunch,
+        {plan.optsIntoLargeSmem ? std::string_view("smem_per_block_optin") : std::string_view("smem_per_block"), limit, plan.totalSmem()},
+        plan.smemParameter, detail, kInvalidValueText);
     plan.cudaError = kCudaErrorInvalidValue;
     return false;
 }
@@ -116,16 +114,15 @@ bool checkRegisters(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detai
     const std::int64_t checkedWarps = (warps + kRegisterSubPartitions - 1) / kRegisterSubPartitions * kRegisterSubPartitions;
     const std::int64_t perBlock = perWarp * checkedWarps;
     if (perBlock <= device.regsPerBlock) return true;
-    failPlan(plan, Verdict::OutOfResources, {"regs_per_block", device.regsPerBlock, perBlock}, -1, detail,
-             kOutOfResourcesText);
+    failPlan(plan, Verdict::OutOfResources, {"regs_per_block", device.regsPerBlock, perBlock}, -1, detail, kOutOfResourcesText);
     plan.cudaError = kCudaErrorLaunchOutOfResources;
     return false;
 }
 
 bool checkMemory(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     if (plan.deviceMemoryBytes <= device.memoryBytes) return true;
-    failPlan(plan, Verdict::OutOfMemory, {"memory_bytes", device.memoryBytes, plan.deviceMemoryBytes},
-             plan.memoryParameter, detail, kOutOfMemoryText);
+    failPlan(plan, Verdict::OutOfMemory, {"memory_bytes", device.memoryBytes, plan.deviceMemoryBytes}, plan.memoryParameter, detail,
+             kOutOfMemoryText);
     plan.cudaError = kCudaErrorMemoryAllocation;
     return false;
 }
@@ -136,16 +133,19 @@ void finishLaunch(LaunchPlan& plan, const DeviceSpec& device, const KernelResour
     if (!plan.kernelSymbol.empty()) {
         if (auto found = resources.find(plan.kernelSymbol, device.computeCapability)) plan.registers = found->registers;
     }
-    if (!checkBlock(plan, device, detail) || !checkGrid(plan, device, detail) ||
-        !checkSharedMemory(plan, device, detail) || !checkRegisters(plan, device, detail) ||
-        !checkMemory(plan, device, detail)) {
+    if (!checkBlock(plan, device, detail) || !checkGrid(plan, device, detail) || !checkSharedMemory(plan, device, detail) ||
+        !checkRegisters(plan, device, detail) || !checkMemory(plan, device, detail)) {
         return;
     }
     plan.verdict = Verdict::Ok;
     if (plan.registers) {
         Occupancy occupancy;
-        const OccupancyInput input{static_cast<int>(plan.threadsPerBlock()), *plan.registers, plan.staticSmem,
-                                   plan.dynamicSmem, plan.optsIntoLargeSmem, plan.grid.volume()};
+        const OccupancyInput input{static_cast<int>(plan.threadsPerBlock()),
+                                   *plan.registers,
+                                   plan.staticSmem,
+                                   plan.dynamicSmem,
+                                   plan.optsIntoLargeSmem,
+                                   plan.grid.volume()};
         if (computeOccupancy(device, input, occupancy)) plan.occupancy = occupancy;
     }
 }

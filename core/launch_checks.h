@@ -46,8 +46,7 @@ bool errorDependsOnCudaRuntime(const LaunchPlan& plan);
 std::string describeCudaError(const LaunchPlan& plan, int cudaRuntime);
 
 // Records a failure on the plan; the message is only formatted for PlanDetail::Full.
-void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingParameter, PlanDetail detail,
-              std::string_view message);
+void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingParameter, PlanDetail detail, std::string_view message);
 
 // Looks up registers, then checks block, grid, shared memory, registers and device memory in the
 // runtime's order, and computes occupancy for a plan that launches.

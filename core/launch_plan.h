@@ -68,18 +68,18 @@ struct LaunchPlan {
     Shape shape;
 
     Verdict verdict = Verdict::Ok;
-    std::string message;                   // exact upstream-style text; empty when ok
-    std::optional<LimitHit> limit;         // what broke
+    std::string message;                     // exact upstream-style text; empty when ok
+    std::optional<LimitHit> limit;           // what broke
     std::optional<CudaErrorCode> cudaError;  // for invalid_launch / out_of_resources / out_of_memory
-    int failingParameter = -1;             // index into the family's parameters, the axis to move along
+    int failingParameter = -1;               // index into the family's parameters, the axis to move along
     // Which parameter drives each launch figure, so a runtime rejection names the axis to move.
     std::array<int, 3> gridParameter{-1, -1, -1};
     int smemParameter = -1;
     int memoryParameter = -1;
-    std::string alternative;               // planner's advice: another kernel, variant or backend
-    std::string note;                      // a dispatch fact worth showing even when the plan is ok
-    std::string fix;                       // filled by attachFix(): nearest passing value, alternative, devices
-    std::optional<Shape> fixShape;         // the nearest passing shape, when one was found
+    std::string alternative;        // planner's advice: another kernel, variant or backend
+    std::string note;               // a dispatch fact worth showing even when the plan is ok
+    std::string fix;                // filled by attachFix(): nearest passing value, alternative, devices
+    std::optional<Shape> fixShape;  // the nearest passing shape, when one was found
 
     std::string_view kernelSymbol;  // the device function launched (key into the register table)
     Dim3 grid;
@@ -89,14 +89,14 @@ struct LaunchPlan {
     bool optsIntoLargeSmem = false;  // cudaFuncSetAttribute(MaxDynamicSharedMemorySize) before launch
     std::optional<int> registers;    // per thread, from the compiler's report; nullopt = unknown
 
-    std::string_view tile;  // chosen tile or bucket name
-    int tileIndex = -1;     // index into candidates
-    std::vector<TileCandidate> candidates;  // Full detail only
+    std::string_view tile;                   // chosen tile or bucket name
+    int tileIndex = -1;                      // index into candidates
+    std::vector<TileCandidate> candidates;   // Full detail only
     std::optional<std::int64_t> bucketCell;  // gemm_bucket: the M cell
     double paddingWaste = 0.0;               // fraction of computed rows/cols that are padding
     std::int64_t workTiles = 0;              // output tiles the blocks share out; 0 when not tracked
     bool operandsSwapped = false;            // the weights fill the MMA's M side (gemm_bucket cells <= 64)
-    int splitK = 1;  // awq_gemm split-K; attention fa2: num_splits of the split-KV kernel
+    int splitK = 1;                          // awq_gemm split-K; attention fa2: num_splits of the split-KV kernel
     // Kernels launched after the main one, in order (empty for a single-kernel call).
     std::vector<ExtraLaunch> extraLaunches;
 

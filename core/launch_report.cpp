@@ -108,8 +108,7 @@ std::string demangleKernelName(std::string_view name) {
     if (!name.starts_with("_Z")) return std::string(name);
     const std::string mangled(name);
     int status = 0;
-    std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
-                                                    &std::free);
+    std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
     return status == 0 && text ? std::string(text.get()) : mangled;
 }
 
@@ -129,9 +128,9 @@ Result<LaunchReport> readPtxasReport(std::string_view text) {
     LaunchReport report;
     report.kind = LaunchReportKind::Ptxas;
     std::vector<ReportedLaunch>& launches = report.launches;
-    int current = -1;              // the entry whose lines follow
-    std::string propertiesFor;     // "Function properties for NAME": the next stack line's function
-    std::string cuobjdumpArch;     // cuobjdump's "arch = sm_90" header
+    int current = -1;                                        // the entry whose lines follow
+    std::string propertiesFor;                               // "Function properties for NAME": the next stack line's function
+    std::string cuobjdumpArch;                               // cuobjdump's "arch = sm_90" header
     std::map<std::string, std::string, std::less<>> errors;  // ptxas errors by function, printed before its report
     const std::vector<std::string_view> lines = splitLines(text);
     for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -195,8 +194,9 @@ Result<LaunchReport> readPtxasReport(std::string_view text) {
     for (ReportedLaunch& launch : launches)
         if (auto error = errors.find(launch.name); error != errors.end()) launch.toolError = error->second;
     if (launches.empty())
-        return makeError("no ptxas resource report in the input: expected lines such as \"ptxas info    : Compiling entry "
-                         "function '...' for 'sm_90'\" (nvcc -Xptxas -v or --resource-usage)");
+        return makeError(
+            "no ptxas resource report in the input: expected lines such as \"ptxas info    : Compiling entry "
+            "function '...' for 'sm_90'\" (nvcc -Xptxas -v or --resource-usage)");
     return report;
 }
 
@@ -292,20 +292,29 @@ int column(const std::vector<std::string>& header, std::string_view name) {
 
 std::string_view cell(const std::vector<std::string>& row, int index) {
     return index >= 0 && static_cast<std::size_t>(index) < row.size() ? std::string_view(row[static_cast<std::size_t>(index)])
-                                                                       : std::string_view();
+                                                                      : std::string_view();
 }
 
 // Launches with the same figures become one entry with a count.
 void mergeDuplicates(LaunchReport& report) {
     std::vector<ReportedLaunch> merged;
-    using Key = std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
-                           std::int64_t, int, std::int64_t, std::int64_t, std::int64_t>;
+    using Key = std::tuple<std::string, std::string, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                           int, std::int64_t, std::int64_t, std::int64_t>;
     std::map<Key, std::size_t> seen;
     for (ReportedLaunch& launch : report.launches) {
         const Dim3 grid = launch.grid.value_or(Dim3{0, 0, 0});
         const Dim3 block = launch.block.value_or(Dim3{0, 0, 0});
-        const Key key{launch.name, launch.arch, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                      launch.registers.value_or(-1), launch.staticSmem.value_or(-1), launch.dynamicSmem.value_or(-1),
+        const Key key{launch.name,
+                      launch.arch,
+                      grid.x,
+                      grid.y,
+                      grid.z,
+                      block.x,
+                      block.y,
+                      block.z,
+                      launch.registers.value_or(-1),
+                      launch.staticSmem.value_or(-1),
+                      launch.dynamicSmem.value_or(-1),
                       launch.sharedMemoryTotal.value_or(-1)};
         if (auto found = seen.find(key); found != seen.end()) {
             merged[found->second].count += launch.count;
@@ -330,8 +339,9 @@ Result<LaunchReport> readNcuCsv(std::string_view text) {
             break;
         }
     if (headerLine == lines.size())
-        return makeError("no Nsight Compute CSV header in the input (a line starting \"ID\",... with \"Kernel Name\"; "
-                         "ncu --csv --page details or --page raw)");
+        return makeError(
+            "no Nsight Compute CSV header in the input (a line starting \"ID\",... with \"Kernel Name\"; "
+            "ncu --csv --page details or --page raw)");
     const std::vector<std::string> header = csvFields(lines[headerLine]);
     const int idColumn = 0;
     const int nameColumn = column(header, "Kernel Name");
@@ -384,8 +394,9 @@ Result<LaunchReport> readNcuCsv(std::string_view text) {
         const int staticColumn = column(header, "launch__shared_mem_per_block_static");
         const int dynamicColumn = column(header, "launch__shared_mem_per_block_dynamic");
         if (registersColumn < 0 && staticColumn < 0 && dynamicColumn < 0)
-            report.notes.push_back("the CSV has neither Launch Statistics rows nor launch__* columns: registers and shared "
-                                   "memory are unknown (profile with --section LaunchStats or the launch__ metrics)");
+            report.notes.push_back(
+                "the CSV has neither Launch Statistics rows nor launch__* columns: registers and shared "
+                "memory are unknown (profile with --section LaunchStats or the launch__ metrics)");
         std::vector<std::string> units;
         for (std::size_t i = headerLine + 1; i < lines.size(); ++i) {
             if (lines[i].empty() || lines[i].starts_with("==")) continue;
@@ -410,8 +421,9 @@ Result<LaunchReport> readNcuCsv(std::string_view text) {
     }
     if (report.launches.empty()) return makeError("the Nsight Compute CSV holds no kernel launch");
     if (rounded)
-        report.notes.push_back("shared memory was printed in rounded decimal units (Kbyte): the bytes are as exact as "
-                               "printed; export with --print-units base for exact figures");
+        report.notes.push_back(
+            "shared memory was printed in rounded decimal units (Kbyte): the bytes are as exact as "
+            "printed; export with --print-units base for exact figures");
     if (unknownUnit) report.notes.push_back("some shared-memory figures had a unit this reader does not know: left unknown");
     mergeDuplicates(report);
     return report;

@@ -34,8 +34,8 @@ struct ReportedLaunch {
     std::optional<std::int64_t> sharedMemoryTotal;  // Kineto: static + dynamic together
     std::optional<std::int64_t> stackBytes;         // ptxas: bytes stack frame
     std::optional<std::int64_t> spillStoreBytes, spillLoadBytes;
-    std::string toolError;  // what the tool refused for this function ("ptxas error   : Entry function ...")
-    int line = 0;           // 1-based line of the input it starts on; 0 when the input has no lines (Kineto)
+    std::string toolError;   // what the tool refused for this function ("ptxas error   : Entry function ...")
+    int line = 0;            // 1-based line of the input it starts on; 0 when the input has no lines (Kineto)
     std::int64_t count = 1;  // launches sharing these figures (ncu, Kineto); 1 for a ptxas entry
 };
 

@@ -47,19 +47,29 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
     const std::int64_t block[] = {plan.block.x, plan.block.y, plan.block.z};
     // A zero dimension is refused like an oversized one (core/launch_checks.cpp, min_grid_dim_*).
     for (std::size_t i = 0; i < 3; ++i)
-        rows.push_back({std::string("grid.") + kAxes[i], std::string("max_grid_dim_") + kAxes[i], known(grid[i]),
-                        known(device.maxGridDim[i]), "blocks", {}, 1.0});
+        rows.push_back({std::string("grid.") + kAxes[i],
+                        std::string("max_grid_dim_") + kAxes[i],
+                        known(grid[i]),
+                        known(device.maxGridDim[i]),
+                        "blocks",
+                        {},
+                        1.0});
     for (std::size_t i = 0; i < 3; ++i)
-        rows.push_back({std::string("block.") + kAxes[i], std::string("max_block_dim_") + kAxes[i], known(block[i]),
-                        known(device.maxBlockDim[i]), "threads", {}, 1.0});
-    rows.push_back({"threads per block", "max_threads_per_block", known(plan.threadsPerBlock()),
-                    known(device.maxThreadsPerBlock), "threads"});
+        rows.push_back({std::string("block.") + kAxes[i],
+                        std::string("max_block_dim_") + kAxes[i],
+                        known(block[i]),
+                        known(device.maxBlockDim[i]),
+                        "threads",
+                        {},
+                        1.0});
+    rows.push_back(
+        {"threads per block", "max_threads_per_block", known(plan.threadsPerBlock()), known(device.maxThreadsPerBlock), "threads"});
 
     const std::int64_t smemLimit = plan.optsIntoLargeSmem ? device.smemPerBlockOptin : device.smemPerBlock;
     const std::string smemLimitName = plan.optsIntoLargeSmem ? "smem_per_block_optin" : "smem_per_block";
     rows.push_back({"static shared memory", "smem_per_block", known(plan.staticSmem), known(device.smemPerBlock), "bytes"});
-    rows.push_back({"dynamic shared memory", smemLimitName + " - static", known(plan.dynamicSmem),
-                    known(smemLimit - plan.staticSmem), "bytes"});
+    rows.push_back(
+        {"dynamic shared memory", smemLimitName + " - static", known(plan.dynamicSmem), known(smemLimit - plan.staticSmem), "bytes"});
     rows.push_back({"shared memory per block", smemLimitName, known(plan.totalSmem()), known(smemLimit), "bytes"});
 
     LaunchUsage regs{"registers per thread", "max_regs_per_thread", std::nullopt, known(device.maxRegsPerThread), "registers"};
@@ -77,14 +87,10 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
     rows.push_back(regsBlock);
 
     LaunchUsage waves{"waves", "", std::nullopt, std::nullopt, "waves"};
-    if (plan.occupancy)
-        waves.value = plan.occupancy->waves;
-    else if (!plan.registers)
-        waves.unknownWhy = "needs occupancy, which needs the register count";
-    else if (plan.verdict != Verdict::Ok)
-        waves.unknownWhy = "the launch fails (" + std::string(verdictName(plan.verdict)) + ")";
-    else
-        waves.unknownWhy = "not one block fits on an SM";
+    if (plan.occupancy) waves.value = plan.occupancy->waves;
+    else if (!plan.registers) waves.unknownWhy = "needs occupancy, which needs the register count";
+    else if (plan.verdict != Verdict::Ok) waves.unknownWhy = "the launch fails (" + std::string(verdictName(plan.verdict)) + ")";
+    else waves.unknownWhy = "not one block fits on an SM";
     rows.push_back(waves);
     return rows;
 }

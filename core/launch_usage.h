@@ -13,12 +13,12 @@ namespace tilescope {
 struct DeviceSpec;
 
 struct LaunchUsage {
-    std::string label;               // "grid.y"
-    std::string limitName;           // "max_grid_dim_y"; empty when the figure has no limit
-    std::optional<double> value;     // nullopt: unknown (e.g. registers before the ptxas table)
-    std::optional<double> limit;     // nullopt: no device limit applies
-    std::string unit;                // "bytes", "blocks", ...
-    std::string unknownWhy = {};     // why value is unknown, in words ("needs the register count")
+    std::string label;                   // "grid.y"
+    std::string limitName;               // "max_grid_dim_y"; empty when the figure has no limit
+    std::optional<double> value;         // nullopt: unknown (e.g. registers before the ptxas table)
+    std::optional<double> limit;         // nullopt: no device limit applies
+    std::string unit;                    // "bytes", "blocks", ...
+    std::string unknownWhy = {};         // why value is unknown, in words ("needs the register count")
     std::optional<double> minimum = {};  // grid and block dimensions must be at least 1
     bool over() const { return value && limit && *value > *limit; }
     bool under() const { return value && minimum && *value < *minimum; }

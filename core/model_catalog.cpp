@@ -20,9 +20,7 @@ std::string idFromFileName(std::string_view name) {
     return id;
 }
 
-bool isNameChar(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-}
+bool isNameChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'; }
 
 // `needle` in `text` with no name character on either side (a trailing '.' ends a sentence).
 bool wholeName(std::string_view text, std::string_view needle) {
@@ -30,8 +28,8 @@ bool wholeName(std::string_view text, std::string_view needle) {
     for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
         const bool before = at == 0 || !isNameChar(text[at - 1]);
         const std::size_t end = at + needle.size();
-        const bool after = end == text.size() || !isNameChar(text[end]) ||
-                           (text[end] == '.' && (end + 1 == text.size() || !isNameChar(text[end + 1])));
+        const bool after =
+            end == text.size() || !isNameChar(text[end]) || (text[end] == '.' && (end + 1 == text.size() || !isNameChar(text[end + 1])));
         if (before && after) return true;
     }
     return false;

@@ -117,8 +117,9 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
     auto root = parseJson(configText, origin);
     if (!root) return makeError(root.error());
     if (!root->contains("hidden_size") && !root->contains("text_config") && (root->contains("w_bit") || root->contains("q_group_size")))
-        return makeError(std::string(origin) + " is an AutoAWQ quant_config.json, not a config.json: pass the checkpoint folder "
-                                               "that holds both");
+        return makeError(std::string(origin) +
+                         " is an AutoAWQ quant_config.json, not a config.json: pass the checkpoint folder "
+                         "that holds both");
     ModelConfig model;
     model.path = std::string(origin);
     std::vector<std::string> problems;
@@ -197,8 +198,9 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
         sources.push_back(f);
     }
     if (sources.empty())
-        return makeError(std::string(origin) + ": no AWQ quantization found: config.json has no quantization_config and "
-                                               "there is no quant_config.json beside it");
+        return makeError(std::string(origin) +
+                         ": no AWQ quantization found: config.json has no quantization_config and "
+                         "there is no quant_config.json beside it");
     if (!missing.empty()) return makeError(std::string(origin) + ": missing " + joinList(missing));
     if (!problems.empty()) return makeError(std::string(origin) + ": " + joinList(problems));
 
@@ -211,14 +213,14 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
         const QuantFields& b = sources[1];
         std::vector<std::string> contradictions;
         if (a.groupSize != b.groupSize)
-            contradictions.push_back("quantization_config." + a.groupKey + " = " + std::to_string(*a.groupSize) + " but " +
-                                     b.source + " " + b.groupKey + " = " + std::to_string(*b.groupSize));
+            contradictions.push_back("quantization_config." + a.groupKey + " = " + std::to_string(*a.groupSize) + " but " + b.source + " " +
+                                     b.groupKey + " = " + std::to_string(*b.groupSize));
         if (a.bits && b.bits && *a.bits != *b.bits)
-            contradictions.push_back("quantization_config." + a.bitsKey + " = " + std::to_string(*a.bits) + " but " + b.source +
-                                     " " + b.bitsKey + " = " + std::to_string(*b.bits));
+            contradictions.push_back("quantization_config." + a.bitsKey + " = " + std::to_string(*a.bits) + " but " + b.source + " " +
+                                     b.bitsKey + " = " + std::to_string(*b.bits));
         if (a.version && b.version && lowercase(*a.version) != lowercase(*b.version))
-            contradictions.push_back("quantization_config.version = \"" + *a.version + "\" but " + b.source + " version = \"" +
-                                     *b.version + "\"");
+            contradictions.push_back("quantization_config.version = \"" + *a.version + "\" but " + b.source + " version = \"" + *b.version +
+                                     "\"");
         if (a.zeroPoint && b.zeroPoint && *a.zeroPoint != *b.zeroPoint)
             contradictions.push_back("quantization_config.zero_point and " + b.source + " zero_point differ");
         if (!contradictions.empty())
@@ -243,8 +245,8 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
                          ": the AWQ kernels take 4-bit weights only");
     model.groupSize = *primary.groupSize;
     if (model.groupSize <= 0)
-        return makeError(std::string(origin) + ": " + primary.source + " " + primary.groupKey + " = " +
-                         std::to_string(model.groupSize) + " must be positive");
+        return makeError(std::string(origin) + ": " + primary.source + " " + primary.groupKey + " = " + std::to_string(model.groupSize) +
+                         " must be positive");
     for (const auto& s : sources)
         if (s.zeroPoint) model.zeroPoint = s.zeroPoint;
 
@@ -379,7 +381,8 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
     for (const auto& l : check.layers)
         if (!l.layer.attention) linears.push_back(&l);
     for (std::size_t c = 0; c < combos; ++c) {
-        const bool allFail = std::all_of(linears.begin(), linears.end(), [&](const ModelLayerCheck* l) { return !l->results[c].plan.ok(); });
+        const bool allFail =
+            std::all_of(linears.begin(), linears.end(), [&](const ModelLayerCheck* l) { return !l->results[c].plan.ok(); });
         if (!allFail || linears.empty()) continue;
         const auto& r = linears.front()->results[c];
         const std::string where = comboText(r.batch, r.seq);
@@ -398,8 +401,8 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
         if (!l.firstFailure) continue;
         ++failing;
         const auto& r = l.results[*l.firstFailure];
-        std::string line = l.layer.name + " (" + l.layer.family + "/" + l.layer.variant + "): first fails at " +
-                           comboText(r.batch, r.seq) + ": " + std::string(verdictName(r.plan.verdict)) + ": " + r.plan.message;
+        std::string line = l.layer.name + " (" + l.layer.family + "/" + l.layer.variant + "): first fails at " + comboText(r.batch, r.seq) +
+                           ": " + std::string(verdictName(r.plan.verdict)) + ": " + r.plan.message;
         if (!line.empty() && line.back() == '.') line.pop_back();
         if (!r.plan.fix.empty()) line += "; fix: " + r.plan.fix;
         if (l.layer.attention || check.summary.empty()) check.summary.push_back(line);

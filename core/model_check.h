@@ -42,7 +42,7 @@ struct ModelConfig {
     std::int64_t heads = 0;
     std::int64_t kvHeads = 0;
     std::int64_t headDim = 0;
-    bool headDimExplicit = false;  // head_dim set in the config, not hidden_size / heads
+    bool headDimExplicit = false;        // head_dim set in the config, not hidden_size / heads
     std::optional<std::int64_t> layers;  // num_hidden_layers
 
     std::vector<std::string> notes;  // defaults taken, fields read from elsewhere
@@ -53,16 +53,15 @@ std::string_view packingVariant(AwqPacking packing);  // "gemm", "gemv", "gemv_f
 
 // Parses config.json text, with the optional text of a quant_config.json beside it. The error
 // names every missing or contradictory field. `origin` names the input in messages.
-Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<std::string_view> quantConfigText,
-                                     std::string_view origin);
+Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<std::string_view> quantConfigText, std::string_view origin);
 // Reads a config.json file, or a checkpoint folder holding config.json (and maybe quant_config.json).
 Result<ModelConfig> loadModelConfig(const std::string& path);
 
 // One kernel call of the model at a batch of 1: a linear layer (M from batch x seq) or attention.
 struct ModelLayer {
-    std::string name;     // "q_proj", "qkv_proj (fused)", "attention"
-    std::string family;   // "awq_gemm"
-    std::string variant;  // "gemm"
+    std::string name;                                         // "q_proj", "qkv_proj (fused)", "attention"
+    std::string family;                                       // "awq_gemm"
+    std::string variant;                                      // "gemm"
     std::vector<std::pair<std::string, std::int64_t>> fixed;  // parameters that do not depend on batch/seq
     bool attention = false;
     std::string note;  // "fused by vLLM and SGLang"
@@ -80,7 +79,7 @@ struct ModelCheckResult {
 
 struct ModelLayerCheck {
     ModelLayer layer;
-    std::vector<ModelCheckResult> results;  // batch-major, then seq
+    std::vector<ModelCheckResult> results;    // batch-major, then seq
     std::optional<std::size_t> firstFailure;  // index into results
 };
 

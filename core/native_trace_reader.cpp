@@ -92,14 +92,10 @@ bool numberIn(dom::element e, double minimum, double maximum, double& out) {
         case dom::element_type::DOUBLE: v = e.get_double().value_unsafe(); break;
         case dom::element_type::STRING: {
             const std::string_view s = e.get_string().value_unsafe();
-            if (s == "nan")
-                out = std::numeric_limits<double>::quiet_NaN();
-            else if (s == "inf")
-                out = std::numeric_limits<double>::infinity();
-            else if (s == "-inf")
-                out = -std::numeric_limits<double>::infinity();
-            else
-                return false;
+            if (s == "nan") out = std::numeric_limits<double>::quiet_NaN();
+            else if (s == "inf") out = std::numeric_limits<double>::infinity();
+            else if (s == "-inf") out = -std::numeric_limits<double>::infinity();
+            else return false;
             return true;
         }
         default: return false;
@@ -162,12 +158,24 @@ bool collect(dom::element e, const std::array<std::string_view, N>& names, Field
 }
 
 // recordFromJson.
-constexpr std::array<std::string_view, 18> kRecordFields = {
-    "name",          "start_ns",           "end_ns",       "device",
-    "stream",        "correlation_id",     "external_id",  "grid",
-    "block",         "registers_per_thread", "static_smem", "dynamic_smem",
-    "shared_memory", "local_memory_per_thread", "shmem_limit_config", "kineto_occupancy_pct",
-    "launch_api",    "launch_start_ns"};
+constexpr std::array<std::string_view, 18> kRecordFields = {"name",
+                                                            "start_ns",
+                                                            "end_ns",
+                                                            "device",
+                                                            "stream",
+                                                            "correlation_id",
+                                                            "external_id",
+                                                            "grid",
+                                                            "block",
+                                                            "registers_per_thread",
+                                                            "static_smem",
+                                                            "dynamic_smem",
+                                                            "shared_memory",
+                                                            "local_memory_per_thread",
+                                                            "shmem_limit_config",
+                                                            "kineto_occupancy_pct",
+                                                            "launch_api",
+                                                            "launch_start_ns"};
 
 bool readRecord(dom::element e, KernelRecord& r) {
     Fields<kRecordFields.size()> f;
@@ -222,8 +230,8 @@ bool readAxis(dom::element e, const ParameterList& parameters, SweepAxis& axis) 
 }
 
 // boundaryMapFromJson, with the cells read here.
-constexpr std::array<std::string_view, 9> kCellFields = {"x",           "y",             "verdict",    "smem",  "grid_blocks",
-                                                         "occupancy_pct", "padding_waste", "tile_index", "splits"};
+constexpr std::array<std::string_view, 9> kCellFields = {
+    "x", "y", "verdict", "smem", "grid_blocks", "occupancy_pct", "padding_waste", "tile_index", "splits"};
 
 bool readCell(dom::element e, std::int64_t x, const std::int64_t* y, BoundaryCell& cell) {
     Fields<kCellFields.size()> f;
@@ -239,12 +247,9 @@ bool readCell(dom::element e, std::int64_t x, const std::int64_t* y, BoundaryCel
     if (!f[3] || !integerIn(*f[3], 0, kMaxFileInteger, cell.totalSmem)) return false;
     if (!f[4] || !integerIn(*f[4], 0, kMaxFileInteger, cell.gridBlocks)) return false;
     double number = 0.0;
-    if (isNull(f[5]))
-        cell.occupancyPct = -1.0f;
-    else if (numberIn(*f[5], 0.0, 100.0, number))
-        cell.occupancyPct = static_cast<float>(number);
-    else
-        return false;
+    if (isNull(f[5])) cell.occupancyPct = -1.0f;
+    else if (numberIn(*f[5], 0.0, 100.0, number)) cell.occupancyPct = static_cast<float>(number);
+    else return false;
     if (!f[6] || !numberIn(*f[6], 0.0, 1.0, number)) return false;
     cell.paddingWaste = static_cast<float>(number);
     std::optional<std::int64_t> tile, splits;
@@ -275,8 +280,7 @@ std::optional<BoundaryMap> readSweep(dom::element e, std::size_t index, const Ke
         if (!readAxis(*f[5], parameters, *y) || y->parameter == x.parameter) return std::nullopt;
     }
     dom::array cells;
-    if (!f[6] || f[6]->get_array().get(cells) || cells.size() != x.values.size() * (y ? y->values.size() : 1))
-        return std::nullopt;
+    if (!f[6] || f[6]->get_array().get(cells) || cells.size() != x.values.size() * (y ? y->values.size() : 1)) return std::nullopt;
     BoundaryMap map(*kernel, std::move(device).value(), *base, x, y);
     // Cells run along x, then y; the map's axes are read back from it (tieFollowers may not change
     // the swept values, but the DOM reader compares against the map's, so this does too).

@@ -51,8 +51,8 @@ static bool computeOccupancyUncached(const DeviceSpec& device, const OccupancyIn
 
     cudaOccDeviceState state;
     cudaOccResult result{};
-    const cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(
-        &result, &props, &attributes, &state, input.threadsPerBlock, static_cast<size_t>(input.dynamicSmem));
+    const cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(&result, &props, &attributes, &state, input.threadsPerBlock,
+                                                                        static_cast<size_t>(input.dynamicSmem));
     if (status != CUDA_OCC_SUCCESS) return false;
     // The calculator reports "cannot be resident" as success with 0 blocks; the contract says false.
     if (result.activeBlocksPerMultiprocessor <= 0) return false;
@@ -113,10 +113,22 @@ std::uint64_t hashKey(const OccupancyKey& k) {
 bool computeOccupancy(const DeviceSpec& device, const OccupancyInput& input, Occupancy& out) {
     constexpr std::size_t kEntries = 64;
     thread_local std::array<OccupancyCacheEntry, kEntries> cache;
-    const OccupancyKey key{device.computeCapability.major, device.computeCapability.minor, device.maxThreadsPerBlock,
-                           device.maxThreadsPerSm, device.regsPerBlock, device.regsPerSm, device.warpSize, device.smCount,
-                           device.smemPerBlock, device.smemPerSm, device.smemPerBlockOptin, device.reservedSmemPerBlock,
-                           input.threadsPerBlock, input.registersPerThread, input.staticSmem, input.dynamicSmem,
+    const OccupancyKey key{device.computeCapability.major,
+                           device.computeCapability.minor,
+                           device.maxThreadsPerBlock,
+                           device.maxThreadsPerSm,
+                           device.regsPerBlock,
+                           device.regsPerSm,
+                           device.warpSize,
+                           device.smCount,
+                           device.smemPerBlock,
+                           device.smemPerSm,
+                           device.smemPerBlockOptin,
+                           device.reservedSmemPerBlock,
+                           input.threadsPerBlock,
+                           input.registersPerThread,
+                           input.staticSmem,
+                           input.dynamicSmem,
                            input.optIn};
     const std::uint64_t hash = hashKey(key);
     OccupancyCacheEntry* hit = &cache[hash % kEntries];

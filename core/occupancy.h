@@ -34,8 +34,8 @@ struct OccupancyInput {
     int registersPerThread = 0;
     std::int64_t staticSmem = 0;
     std::int64_t dynamicSmem = 0;
-    bool optIn = false;             // the kernel raised cudaFuncAttributeMaxDynamicSharedMemorySize
-    std::int64_t gridBlocks = 0;    // for waves; 0 leaves waves at 0
+    bool optIn = false;           // the kernel raised cudaFuncAttributeMaxDynamicSharedMemorySize
+    std::int64_t gridBlocks = 0;  // for waves; 0 leaves waves at 0
 };
 
 // Returns false (and leaves `out` untouched) when the configuration cannot be resident at all

@@ -68,17 +68,15 @@ std::optional<double> measuredTimeUs(const Run& run) {
     return timing->medianUs;
 }
 
-std::string runDeviceName(const Run& run) {
-    return run.gpu && !run.gpu->deviceName.empty() ? run.gpu->deviceName : run.plan.deviceId;
-}
+std::string runDeviceName(const Run& run) { return run.gpu && !run.gpu->deviceName.empty() ? run.gpu->deviceName : run.plan.deviceId; }
 
 const DeviceSpec* databaseDeviceForGpu(std::string_view gpuName, const DeviceDatabase& database) {
     if (gpuName.empty()) return nullptr;
     const DeviceSpec* found = nullptr;
     for (const DeviceSpec& d : database.devices()) {
         if (d.id == gpuName || d.name == gpuName) return &d;
-        const bool prefix = d.name.size() > gpuName.size() && d.name.compare(0, gpuName.size(), gpuName) == 0 &&
-                            d.name[gpuName.size()] == ' ';
+        const bool prefix =
+            d.name.size() > gpuName.size() && d.name.compare(0, gpuName.size(), gpuName) == 0 && d.name[gpuName.size()] == ' ';
         if (!prefix) continue;
         if (found) return nullptr;  // "NVIDIA H100" names two products: which one is unknown
         found = &d;
@@ -118,7 +116,8 @@ std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const Devi
         const std::string device = runDeviceName(run);
         auto found = rooflines.find(device);
         if (found == rooflines.end()) found = rooflines.emplace(device, rooflineForGpu(device, trace, database, calibrations)).first;
-        figures[i] = RunFigures{achievedFigures(run.plan, *time, found->second.roofline, rooflineDtypeOf(run.plan.family)), found->second.label};
+        figures[i] =
+            RunFigures{achievedFigures(run.plan, *time, found->second.roofline, rooflineDtypeOf(run.plan.family)), found->second.label};
     }
     return figures;
 }
@@ -200,16 +199,17 @@ std::vector<MeasuredSweep> findMeasuredSweeps(const Trace& trace) {
             }
         }
     }
-    std::stable_sort(sweeps.begin(), sweeps.end(), [](const MeasuredSweep& a, const MeasuredSweep& b) { return a.runs.size() > b.runs.size(); });
+    std::stable_sort(sweeps.begin(), sweeps.end(),
+                     [](const MeasuredSweep& a, const MeasuredSweep& b) { return a.runs.size() > b.runs.size(); });
     return sweeps;
 }
 
 std::string_view performanceMetricName(PerformanceMetric metric) {
     switch (metric) {
-    case PerformanceMetric::Time: return "time (\u00b5s)";
-    case PerformanceMetric::Tflops: return "TFLOP/s";
-    case PerformanceMetric::Gbps: return "GB/s";
-    case PerformanceMetric::PctOfRoofline: return "% of roofline";
+        case PerformanceMetric::Time: return "time (\u00b5s)";
+        case PerformanceMetric::Tflops: return "TFLOP/s";
+        case PerformanceMetric::Gbps: return "GB/s";
+        case PerformanceMetric::PctOfRoofline: return "% of roofline";
     }
     return "";
 }
@@ -266,12 +266,14 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
             line.roofline = roofline;
             line.label = device;
             if (lineValue)
-                line.label += ", " + sweep.parameters[static_cast<std::size_t>(*sweep.lineParameter)].name + "=" + std::to_string(*lineValue);
+                line.label +=
+                    ", " + sweep.parameters[static_cast<std::size_t>(*sweep.lineParameter)].name + "=" + std::to_string(*lineValue);
             std::vector<std::size_t> runs;
             for (std::size_t r : sweep.runs)
                 if (runDeviceName(trace.runs[r]) == device && (!lineValue || trace.runs[r].plan.shape[*sweep.lineParameter] == *lineValue))
                     runs.push_back(r);
-            std::stable_sort(runs.begin(), runs.end(), [&](std::size_t a, std::size_t b) { return trace.runs[a].plan.shape[x] < trace.runs[b].plan.shape[x]; });
+            std::stable_sort(runs.begin(), runs.end(),
+                             [&](std::size_t a, std::size_t b) { return trace.runs[a].plan.shape[x] < trace.runs[b].plan.shape[x]; });
             std::vector<SweepPoint> sweepPoints;
             for (std::size_t r : runs) {
                 const Run& run = trace.runs[r];
@@ -287,14 +289,18 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
                 point.achieved = achievedFigures(run.plan, point.timeUs, roofline.roofline, dtype);
                 point.plan = planText(run.plan);
                 if (estimateRoofline && kernel) {
-                    const LaunchPlan plan = kernel->family->plan(kernel->variant, run.plan.shape, *options.estimateDevice, PlanDetail::Brief);
+                    const LaunchPlan plan =
+                        kernel->family->plan(kernel->variant, run.plan.shape, *options.estimateDevice, PlanDetail::Brief);
                     point.estimate = estimateTime(plan, estimateRoofline->roofline, dtype);
-                    if (point.estimate) point.estimateFigures = achievedFigures(plan, point.estimate->estimateUs, estimateRoofline->roofline, dtype);
+                    if (point.estimate)
+                        point.estimateFigures = achievedFigures(plan, point.estimate->estimateUs, estimateRoofline->roofline, dtype);
                 } else if (!estimateRoofline) {
                     point.estimate = estimateTime(run.plan, roofline.roofline, dtype);
-                    if (point.estimate) point.estimateFigures = achievedFigures(run.plan, point.estimate->estimateUs, roofline.roofline, dtype);
+                    if (point.estimate)
+                        point.estimateFigures = achievedFigures(run.plan, point.estimate->estimateUs, roofline.roofline, dtype);
                 }
-                if (point.estimate && point.estimate->estimateUs > 0) point.measuredOverEstimate = point.timeUs / point.estimate->estimateUs;
+                if (point.estimate && point.estimate->estimateUs > 0)
+                    point.measuredOverEstimate = point.timeUs / point.estimate->estimateUs;
                 minX = anyPoint ? std::min(minX, value) : value;
                 maxX = anyPoint ? std::max(maxX, value) : value;
                 anyPoint = true;
@@ -308,7 +314,8 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
         }
     }
     if (duplicates > 0)
-        series.notes.push_back(std::to_string(duplicates) + " cells measured twice at one " + series.xLabel + " (another dtype?): the first kept");
+        series.notes.push_back(std::to_string(duplicates) + " cells measured twice at one " + series.xLabel +
+                               " (another dtype?): the first kept");
     series.logX = anyPoint && minX > 0 && static_cast<double>(maxX) / static_cast<double>(minX) >= kLogAxisSpan;
     return series;
 }
@@ -330,10 +337,10 @@ std::string cliffHeadline(const Cliff& cliff) {
 
 std::optional<double> metricValue(const PerformancePoint& point, PerformanceMetric metric) {
     switch (metric) {
-    case PerformanceMetric::Time: return point.timeUs;
-    case PerformanceMetric::Tflops: return point.achieved.tflops;
-    case PerformanceMetric::Gbps: return point.achieved.gbps;
-    case PerformanceMetric::PctOfRoofline: return point.achieved.pctOfRoofline;
+        case PerformanceMetric::Time: return point.timeUs;
+        case PerformanceMetric::Tflops: return point.achieved.tflops;
+        case PerformanceMetric::Gbps: return point.achieved.gbps;
+        case PerformanceMetric::PctOfRoofline: return point.achieved.pctOfRoofline;
     }
     return std::nullopt;
 }
@@ -341,10 +348,10 @@ std::optional<double> metricValue(const PerformancePoint& point, PerformanceMetr
 std::optional<double> estimateMetricValue(const PerformancePoint& point, PerformanceMetric metric) {
     if (!point.estimate || !point.estimateFigures) return std::nullopt;
     switch (metric) {
-    case PerformanceMetric::Time: return point.estimate->estimateUs;
-    case PerformanceMetric::Tflops: return point.estimateFigures->tflops;
-    case PerformanceMetric::Gbps: return point.estimateFigures->gbps;
-    case PerformanceMetric::PctOfRoofline: return point.estimateFigures->pctOfRoofline;
+        case PerformanceMetric::Time: return point.estimate->estimateUs;
+        case PerformanceMetric::Tflops: return point.estimateFigures->tflops;
+        case PerformanceMetric::Gbps: return point.estimateFigures->gbps;
+        case PerformanceMetric::PctOfRoofline: return point.estimateFigures->pctOfRoofline;
     }
     return std::nullopt;
 }

@@ -80,9 +80,9 @@ struct PerformancePoint {
 };
 
 struct PerformanceLine {
-    std::string device;                    // the GPU measured
-    std::optional<std::int64_t> lineValue; // 2-D: the second parameter's value
-    std::string label;                     // "NVIDIA H200" or "NVIDIA H200, N=4096"
+    std::string device;                     // the GPU measured
+    std::optional<std::int64_t> lineValue;  // 2-D: the second parameter's value
+    std::string label;                      // "NVIDIA H200" or "NVIDIA H200, N=4096"
     RooflineChoice roofline;
     std::vector<PerformancePoint> points;  // in axis order
     std::vector<PlanChange> changes;       // indices into points
@@ -90,7 +90,7 @@ struct PerformanceLine {
 };
 
 struct PerformanceOptions {
-    std::vector<Calibration> calibrations;      // measured rooflines (the user's settings)
+    std::vector<Calibration> calibrations;  // measured rooflines (the user's settings)
     // Model-mode estimate on this device (re-planned there); nullopt: each line's own GPU and plans.
     std::optional<DeviceSpec> estimateDevice;
     double cliffThreshold = 0.25;

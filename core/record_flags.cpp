@@ -23,7 +23,8 @@ std::vector<RecordFlags> flagRecords(const Trace& trace, const std::vector<Kerne
         }
     }
     // One check per distinct configuration, as the import does.
-    using Key = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, double>;
+    using Key =
+        std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, double>;
     std::map<Key, std::size_t> index;
     std::vector<LaunchConfigFinding> configs;
     std::vector<std::size_t> configOf;
@@ -31,7 +32,10 @@ std::vector<RecordFlags> flagRecords(const Trace& trace, const std::vector<Kerne
     for (const auto& r : records) {
         std::optional<std::int64_t> smem = r.sharedMemory;
         if (!smem && (r.staticSmem || r.dynamicSmem)) smem = r.staticSmem.value_or(0) + r.dynamicSmem.value_or(0);
-        const Key key{r.device, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z, r.registersPerThread.value_or(-1),
+        const Key key{r.device,          r.grid.x,
+                      r.grid.y,          r.grid.z,
+                      r.block.x,         r.block.y,
+                      r.block.z,         r.registersPerThread.value_or(-1),
                       smem.value_or(-1), r.kinetoOccupancyPct.value_or(-1.0)};
         auto [it, inserted] = index.try_emplace(key, configs.size());
         if (inserted) configs.push_back(launchConfigOf(r, smem));

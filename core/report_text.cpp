@@ -25,12 +25,12 @@ std::string htmlEscape(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
         }
     }
     return out;
@@ -115,21 +115,22 @@ std::vector<std::string> planColumn(const LaunchPlan& p, const DeviceSpec& devic
     if (p.occupancy)
         occupancy = fixed(p.occupancy->occupancyPct, 1) + " % (" + std::to_string(p.occupancy->activeBlocksPerSm) + " blocks per SM), " +
                     fixed(p.occupancy->waves, 2) + " waves";
-    else if (p.ok())
-        occupancy = "occupancy unknown (needs the register count)";
-    return {deviceText(device),
-            verdictText(p),
-            p.limit ? describeLimit(*p.limit) : "\u2014",
-            p.cudaError ? describeCudaError(p, device.cudaRuntime) : "\u2014",
-            p.fix.empty() ? (p.ok() ? "\u2014" : "(none found)") : p.fix,
-            launched ? "grid " + dims(p.grid) + " = " + withThousands(p.grid.volume()) + " blocks of " + dims(p.block) + " = " +
-                           withThousands(p.threadsPerBlock()) + " threads"
-                     : "\u2014",
-            launched ? withThousands(p.totalSmem()) + " B (static " + withThousands(p.staticSmem) + ", dynamic " + withThousands(p.dynamicSmem) + ")"
-                     : "\u2014",
-            launched ? (p.registers ? std::to_string(*p.registers) + " registers per thread; " : "registers unknown; ") + occupancy : "\u2014",
-            p.tile.empty() ? "\u2014" : std::string(p.tile),
-            p.note.empty() ? "\u2014" : p.note};
+    else if (p.ok()) occupancy = "occupancy unknown (needs the register count)";
+    return {
+        deviceText(device),
+        verdictText(p),
+        p.limit ? describeLimit(*p.limit) : "\u2014",
+        p.cudaError ? describeCudaError(p, device.cudaRuntime) : "\u2014",
+        p.fix.empty() ? (p.ok() ? "\u2014" : "(none found)") : p.fix,
+        launched ? "grid " + dims(p.grid) + " = " + withThousands(p.grid.volume()) + " blocks of " + dims(p.block) + " = " +
+                       withThousands(p.threadsPerBlock()) + " threads"
+                 : "\u2014",
+        launched
+            ? withThousands(p.totalSmem()) + " B (static " + withThousands(p.staticSmem) + ", dynamic " + withThousands(p.dynamicSmem) + ")"
+            : "\u2014",
+        launched ? (p.registers ? std::to_string(*p.registers) + " registers per thread; " : "registers unknown; ") + occupancy : "\u2014",
+        p.tile.empty() ? "\u2014" : std::string(p.tile),
+        p.note.empty() ? "\u2014" : p.note};
 }
 
 std::vector<Section> explorerSections(const ReportExplorer& e) {
@@ -142,8 +143,8 @@ std::vector<Section> explorerSections(const ReportExplorer& e) {
     const bool compare = e.compareDevice && e.comparePlan;
     current.table.header = {"", "device"};
     if (compare) current.table.header.push_back("compare device");
-    static const std::vector<std::string> kRows{"device", "verdict", "limit", "CUDA error", "fix", "launch",
-                                                "shared memory", "registers, occupancy", "tile", "note"};
+    static const std::vector<std::string> kRows{
+        "device", "verdict", "limit", "CUDA error", "fix", "launch", "shared memory", "registers, occupancy", "tile", "note"};
     const auto first = planColumn(p, e.device);
     const auto second = compare ? planColumn(*e.comparePlan, *e.compareDevice) : std::vector<std::string>{};
     for (std::size_t i = 0; i < kRows.size(); ++i) {
@@ -166,7 +167,10 @@ std::vector<Section> explorerSections(const ReportExplorer& e) {
 std::optional<Section> rooflineSection(const Trace& trace, const std::vector<Calibration>& calibrations) {
     const DeviceDatabase& database = DeviceDatabase::embedded();
     const auto figures = runFigures(trace, database, calibrations);
-    Section section{"Roofline", {}, {}, {{"kernel", "variant", "shape", "GPU", "time (us)", "GB/s", "TFLOP/s", "% of roofline", "roofline"}, {}, {}, -1}, {}, {}};
+    Section section{
+        "Roofline", {},
+        {},         {{"kernel", "variant", "shape", "GPU", "time (us)", "GB/s", "TFLOP/s", "% of roofline", "roofline"}, {}, {}, -1},
+        {},         {}};
     std::map<std::string, std::string> rooflines;
     auto orUnknown = [](const std::optional<double>& v, int digits) { return v ? fixed(*v, digits) : std::string("unknown"); };
     for (std::size_t i = 0; i < figures.size(); ++i) {
@@ -174,18 +178,19 @@ std::optional<Section> rooflineSection(const Trace& trace, const std::vector<Cal
         const Run& run = trace.runs[i];
         const AchievedFigures& a = figures[i]->achieved;
         const std::string gpu = runDeviceName(run);
-        section.table.rows.push_back({std::string(run.plan.family), std::string(run.plan.variant), formatShape(run.plan.shape, run.parameters),
-                                      gpu, fixed(a.timeUs, 2), orUnknown(a.gbps, 1), orUnknown(a.tflops, 2), orUnknown(a.pctOfRoofline, 1),
-                                      figures[i]->rooflineLabel});
+        section.table.rows.push_back({std::string(run.plan.family), std::string(run.plan.variant),
+                                      formatShape(run.plan.shape, run.parameters), gpu, fixed(a.timeUs, 2), orUnknown(a.gbps, 1),
+                                      orUnknown(a.tflops, 2), orUnknown(a.pctOfRoofline, 1), figures[i]->rooflineLabel});
         if (!rooflines.count(gpu)) {
             const RooflineChoice choice = rooflineForGpu(gpu, trace, database, calibrations);
             rooflines[gpu] = choice.label == "unknown" ? "unknown" : formatRoofline(choice.roofline);
         }
     }
     if (section.table.rows.empty()) return std::nullopt;
-    section.paragraphs.push_back("What each measured run achieved: the plan's bytes and FLOPs over the median measured time, and the "
-                                 "roofline bound (the larger of bytes over bandwidth and FLOPs over the tensor peak) as a % of that "
-                                 "time. The roofline is measured where the GPU was calibrated, else the datasheet's:");
+    section.paragraphs.push_back(
+        "What each measured run achieved: the plan's bytes and FLOPs over the median measured time, and the "
+        "roofline bound (the larger of bytes over bandwidth and FLOPs over the tensor peak) as a % of that "
+        "time. The roofline is measured where the GPU was calibrated, else the datasheet's:");
     for (const auto& [gpu, roofline] : rooflines) section.bullets.push_back(gpu + ": " + roofline);
     PerformanceOptions options;
     options.calibrations = calibrations;
@@ -222,8 +227,8 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
     if (trace.build.driverVersion) tool += ", driver " + *trace.build.driverVersion;
     summary.bullets.push_back(tool);
     summary.bullets.push_back(std::to_string(trace.runs.size()) + " runs (" + std::to_string(measured) + " measured on a GPU, " +
-                              std::to_string(trace.runs.size() - measured) + " predicted by the model); " +
-                              std::to_string(failedPlans) + " plans fail, " + std::to_string(failedRuns) + " GPU runs failed");
+                              std::to_string(trace.runs.size() - measured) + " predicted by the model); " + std::to_string(failedPlans) +
+                              " plans fail, " + std::to_string(failedRuns) + " GPU runs failed");
     summary.bullets.push_back(std::to_string(trace.records.size()) + " recorded kernels; " + std::to_string(flagged) +
                               " break a launch limit or carry a wrong profiler occupancy");
     std::string deviceIds;
@@ -234,12 +239,16 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
     for (const auto& note : trace.notes) summary.bullets.push_back("note: " + note);
     sections.push_back(std::move(summary));
 
-    Section failures{"Failures", {}, {}, {{"kernel", "variant", "shape", "device", "verdict / error", "message", "fix"}, {}, {10, 8, 12, 9, 13, 25, 23}, -1}, {}, {}};
+    Section failures{
+        "Failures", {},
+        {},         {{"kernel", "variant", "shape", "device", "verdict / error", "message", "fix"}, {}, {10, 8, 12, 9, 13, 25, 23}, -1},
+        {},         {}};
     for (const auto& run : trace.runs) {
         const std::string gpuFailure = failureOf(run);
         if (run.plan.ok() && gpuFailure.empty()) continue;
-        failures.table.rows.push_back({std::string(run.plan.family), std::string(run.plan.variant), formatShape(run.plan.shape, run.parameters),
-                                       run.plan.deviceId, gpuFailure.empty() ? std::string(verdictName(run.plan.verdict)) : gpuFailure,
+        failures.table.rows.push_back({std::string(run.plan.family), std::string(run.plan.variant),
+                                       formatShape(run.plan.shape, run.parameters), run.plan.deviceId,
+                                       gpuFailure.empty() ? std::string(verdictName(run.plan.verdict)) : gpuFailure,
                                        run.plan.message.empty() ? std::string("(the model predicted no failure)") : run.plan.message,
                                        run.plan.fix.empty() ? std::string("(none found)") : run.plan.fix});
     }
@@ -250,7 +259,12 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
     if (!plots.empty()) sections.push_back({"Plots", {}, {}, {}, {}, plots});
 
     if (!trace.records.empty()) {
-        Section marked{"Flagged kernel launches", {}, {}, {{"kernel", "device", "grid", "block", "registers", "smem (B)", "problem"}, {}, {40, 6, 10, 10, 6, 7, 21}, 0}, {}, {}};
+        Section marked{"Flagged kernel launches",
+                       {},
+                       {},
+                       {{"kernel", "device", "grid", "block", "registers", "smem (B)", "problem"}, {}, {40, 6, 10, 10, 6, 7, 21}, 0},
+                       {},
+                       {}};
         std::size_t count = 0;
         std::map<std::tuple<std::string, int, std::int64_t, std::int64_t>, bool> seen;  // one row per configuration
         for (std::size_t i = 0; i < trace.records.size(); ++i) {
@@ -268,14 +282,15 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
             if (r.sharedMemory) smem = std::to_string(*r.sharedMemory);
             else if (r.staticSmem || r.dynamicSmem) smem = std::to_string(r.staticSmem.value_or(0) + r.dynamicSmem.value_or(0));
             marked.table.rows.push_back({nameCell(r.name, marked.footnotes), std::to_string(r.device), dims(r.grid), dims(r.block),
-                                         r.registersPerThread ? std::to_string(*r.registersPerThread) : "unknown",
-                                         smem, problem});
+                                         r.registersPerThread ? std::to_string(*r.registersPerThread) : "unknown", smem, problem});
         }
         std::size_t flaggedLaunches = 0;
         for (const auto& f : flags) flaggedLaunches += f.flagged();
-        if (marked.table.rows.empty()) marked.paragraphs.push_back("No recorded launch breaks a limit or carries a wrong occupancy figure.");
+        if (marked.table.rows.empty())
+            marked.paragraphs.push_back("No recorded launch breaks a limit or carries a wrong occupancy figure.");
         else
-            marked.paragraphs.push_back(std::to_string(flaggedLaunches) + " flagged launches, one row per kernel and launch configuration. "
+            marked.paragraphs.push_back(std::to_string(flaggedLaunches) +
+                                        " flagged launches, one row per kernel and launch configuration. "
                                         "\"profiler occupancy\" is the trace's est. achieved occupancy; cuda_occupancy.h's figure "
                                         "uses the opt-in shared-memory limit the kernel must have used to launch.");
         sections.push_back(std::move(marked));
@@ -291,18 +306,29 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
         std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
         Section top{"Kernels by total time", {}, {}, {{"kernel", "count", "total (us)", "mean (us)"}, {}, {76, 6, 9, 9}, 0}, {}, {}};
         top.paragraphs.push_back(sorted.size() > kReportMaxConfigurations
-                                     ? "The " + std::to_string(kReportMaxConfigurations) + " longest of " + std::to_string(sorted.size()) + " kernels, by name."
+                                     ? "The " + std::to_string(kReportMaxConfigurations) + " longest of " + std::to_string(sorted.size()) +
+                                           " kernels, by name."
                                      : std::to_string(sorted.size()) + " kernels by name, the longest total first.");
         for (std::size_t i = 0; i < sorted.size() && i < kReportMaxConfigurations; ++i) {
             const auto& [name, figures] = sorted[i];
-            top.table.rows.push_back({nameCell(name, top.footnotes), std::to_string(figures.first), fixed(static_cast<double>(figures.second) / 1000.0, 3),
+            top.table.rows.push_back({nameCell(name, top.footnotes), std::to_string(figures.first),
+                                      fixed(static_cast<double>(figures.second) / 1000.0, 3),
                                       fixed(static_cast<double>(figures.second) / 1000.0 / static_cast<double>(figures.first), 3)});
         }
         sections.push_back(std::move(top));
     }
 
     if (!trace.runs.empty()) {
-        Section runs{"Runs", {"Each run's plan; a measured run's duration is its median time, \u201c\u2014, failed\u201d when the GPU run failed."}, {}, {{"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block", "smem (B)", "registers", "occupancy %", "duration (us)"}, {}, {}, -1}, {}, {}};
+        Section runs{"Runs",
+                     {"Each run's plan; a measured run's duration is its median time, \u201c\u2014, failed\u201d when the GPU run failed."},
+                     {},
+                     {{"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block", "smem (B)", "registers", "occupancy %",
+                       "duration (us)"},
+                      {},
+                      {},
+                      -1},
+                     {},
+                     {}};
         for (const auto& run : trace.runs) {
             const LaunchPlan& p = run.plan;
             runs.table.rows.push_back({std::string(runKindName(run.kind)), std::string(p.family), std::string(p.variant),
@@ -314,8 +340,16 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
     }
     if (auto roofline = rooflineSection(trace, calibrations)) sections.push_back(std::move(*roofline));
 
-    Section devices{"Devices", {}, {}, {{"id", "name", "cc", "SMs", "threads/block", "regs/SM", "smem/block (B)",
-                                         "smem/block opt-in (B)", "smem/SM (B)", "blocks/SM", "threads/SM", "memory (MiB)", "source"}, {}, {6, 12, 4, 4, 6, 6, 7, 7, 7, 5, 6, 6, 24}, -1}, {}, {}};
+    Section devices{"Devices",
+                    {},
+                    {},
+                    {{"id", "name", "cc", "SMs", "threads/block", "regs/SM", "smem/block (B)", "smem/block opt-in (B)", "smem/SM (B)",
+                      "blocks/SM", "threads/SM", "memory (MiB)", "source"},
+                     {},
+                     {6, 12, 4, 4, 6, 6, 7, 7, 7, 5, 6, 6, 24},
+                     -1},
+                    {},
+                    {}};
     for (const auto& d : trace.devices)
         devices.table.rows.push_back({d.id, d.name, d.computeCapability.toString(), std::to_string(d.smCount),
                                       std::to_string(d.maxThreadsPerBlock), std::to_string(d.regsPerSm), std::to_string(d.smemPerBlock),
@@ -383,7 +417,8 @@ std::string reportBaseName(std::string_view traceFileName, std::string_view fami
     std::string base(traceFileName);
     if (const auto slash = base.find_last_of("/\\"); slash != std::string::npos) base.erase(0, slash + 1);
     for (std::string_view ending : {".gz", ".json", ".tilescope"})
-        if (base.size() > ending.size() && base.compare(base.size() - ending.size(), ending.size(), ending) == 0) base.resize(base.size() - ending.size());
+        if (base.size() > ending.size() && base.compare(base.size() - ending.size(), ending.size(), ending) == 0)
+            base.resize(base.size() - ending.size());
     if (base.empty() || base == "untitled") {
         base = std::string(family);
         if (!variant.empty()) base += "-" + std::string(variant);
@@ -402,8 +437,8 @@ std::string reportBaseName(std::string_view traceFileName, std::string_view fami
 
 std::string reportHtml(const ReportContent& content, const std::vector<Calibration>& calibrations) {
     std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << htmlEscape(content.title) << "</title>\n<style>"
-        << kStyle << "</style>\n</head>\n<body>\n<h1>" << htmlEscape(content.title) << "</h1>\n";
+    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << htmlEscape(content.title)
+        << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n<h1>" << htmlEscape(content.title) << "</h1>\n";
     if (!content.subtitle.empty()) out << "<p class=\"subtitle\">" << htmlEscape(content.subtitle) << "</p>\n";
     for (const Section& s : sectionsOf(content, calibrations)) {
         out << "<h2>" << htmlEscape(s.title) << "</h2>\n";

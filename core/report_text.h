@@ -52,12 +52,10 @@ std::string base64Encode(std::string_view bytes);
 // calibrated GPU against its calibration, any other against its datasheet.
 std::string reportHtml(const ReportContent& content, const std::vector<Calibration>& calibrations = {});
 // Plots referenced as `plotFolder/fileName` (a folder the caller writes them to).
-std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder,
-                           const std::vector<Calibration>& calibrations = {});
+std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder, const std::vector<Calibration>& calibrations = {});
 // The trace alone (`title` heads the report).
 std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title);
-std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title,
-                           std::string_view plotFolder);
+std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title, std::string_view plotFolder);
 
 // A run's duration in µs as a report shows it: "12.345" (the timing's median, else its kernels'
 // sum), "—, failed" when the GPU run failed, "predicted" for a model run, "—" when nothing was timed.

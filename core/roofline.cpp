@@ -17,9 +17,7 @@ constexpr double kPercent = 100.0;
 bool positive(const std::optional<double>& value) { return value && std::isfinite(*value) && *value > 0; }
 }  // namespace
 
-std::string_view rooflineSourceName(RooflineSource source) {
-    return source == RooflineSource::Measured ? "measured" : "datasheet";
-}
+std::string_view rooflineSourceName(RooflineSource source) { return source == RooflineSource::Measured ? "measured" : "datasheet"; }
 
 Roofline datasheetRoofline(const DeviceSpec& device) {
     Roofline roofline;
@@ -37,8 +35,7 @@ const DeviceSpec* databaseEntryFor(const DeviceSpec& device, const DeviceDatabas
     const DeviceSpec* match = nullptr;
     for (const DeviceSpec& entry : database.devices()) {
         const bool sameGpu = entry.computeCapability == device.computeCapability && entry.smCount == device.smCount &&
-                             !device.name.empty() &&
-                             (entry.name == device.name || entry.name.starts_with(device.name + " "));
+                             !device.name.empty() && (entry.name == device.name || entry.name.starts_with(device.name + " "));
         if (!sameGpu) continue;
         if (match) return nullptr;  // ambiguous: better unknown than another GPU's figures
         match = &entry;
@@ -101,9 +98,7 @@ std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofl
     return estimate;
 }
 
-RooflineDtype rooflineDtypeOf(std::string_view family) {
-    return family == "gemm_bucket" ? RooflineDtype::Bf16 : RooflineDtype::Fp16;
-}
+RooflineDtype rooflineDtypeOf(std::string_view family) { return family == "gemm_bucket" ? RooflineDtype::Bf16 : RooflineDtype::Fp16; }
 
 namespace {
 std::string number(double value, int decimals) {
@@ -139,14 +134,13 @@ std::string formatAchieved(const AchievedFigures& f) {
     if (f.pctOfRoofline)
         text += number(*f.pctOfRoofline, 1) + " % of the " + std::string(rooflineSourceName(f.source)) + " roofline (bound " +
                 number(*f.boundUs, 2) + " us)";
-    else
-        text += "% of the " + std::string(rooflineSourceName(f.source)) + " roofline unknown";
+    else text += "% of the " + std::string(rooflineSourceName(f.source)) + " roofline unknown";
     return text;
 }
 
 std::string formatEstimate(const RooflineEstimate& e, RooflineSource source) {
-    return number(e.estimateUs, 2) + " us (" + std::string(rooflineSourceName(source)) + " roofline bound " +
-           number(e.boundUs, 2) + " us x " + number(e.waveFactor, 2) + " wave quantisation)";
+    return number(e.estimateUs, 2) + " us (" + std::string(rooflineSourceName(source)) + " roofline bound " + number(e.boundUs, 2) +
+           " us x " + number(e.waveFactor, 2) + " wave quantisation)";
 }
 
 nlohmann::ordered_json rooflineToJson(const Roofline& r) {
@@ -158,8 +152,11 @@ nlohmann::ordered_json rooflineToJson(const Roofline& r) {
 }
 
 nlohmann::ordered_json achievedToJson(const AchievedFigures& f) {
-    return {{"time_us", f.timeUs},           {"gbps", optionalJson(f.gbps)},     {"tflops", optionalJson(f.tflops)},
-            {"bound_us", optionalJson(f.boundUs)}, {"pct_of_roofline", optionalJson(f.pctOfRoofline)},
+    return {{"time_us", f.timeUs},
+            {"gbps", optionalJson(f.gbps)},
+            {"tflops", optionalJson(f.tflops)},
+            {"bound_us", optionalJson(f.boundUs)},
+            {"pct_of_roofline", optionalJson(f.pctOfRoofline)},
             {"roofline_source", rooflineSourceName(f.source)}};
 }
 

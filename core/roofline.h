@@ -28,9 +28,7 @@ struct Roofline {
     RooflineSource source = RooflineSource::Datasheet;
     std::string provenance;  // "calibrate 2026-12-01, driver 580.x" or the datasheet URL
 
-    std::optional<double> peakTflops(RooflineDtype dtype) const {
-        return dtype == RooflineDtype::Bf16 ? bf16Tflops : fp16Tflops;
-    }
+    std::optional<double> peakTflops(RooflineDtype dtype) const { return dtype == RooflineDtype::Bf16 ? bf16Tflops : fp16Tflops; }
 };
 
 // Datasheet roofline from the DeviceSpec (devices.json's per-device peak figures and their source).
@@ -52,14 +50,12 @@ struct AchievedFigures {
 };
 
 // The bundled families compute in fp16 (none has a dtype parameter), so fp16 is the default peak.
-AchievedFigures achievedFigures(const LaunchPlan& plan, double timeUs, const Roofline& roofline,
-                                RooflineDtype dtype = RooflineDtype::Fp16);
+AchievedFigures achievedFigures(const LaunchPlan& plan, double timeUs, const Roofline& roofline, RooflineDtype dtype = RooflineDtype::Fp16);
 
 // The roofline bound alone: max(bytes / bandwidth, flops / peak) in microseconds; nullopt when a
 // term the plan needs is unknown (bytes without a bandwidth, FLOPs without the dtype's peak) or the
 // plan moves nothing and computes nothing.
-std::optional<double> rooflineBoundUs(const LaunchPlan& plan, const Roofline& roofline,
-                                      RooflineDtype dtype = RooflineDtype::Fp16);
+std::optional<double> rooflineBoundUs(const LaunchPlan& plan, const Roofline& roofline, RooflineDtype dtype = RooflineDtype::Fp16);
 
 // Model-mode estimate for a device you do not have: roofline bound x wave quantisation
 // (ceil(waves)/waves when the plan knows its waves). nullopt when the plan fails or figures unknown.
@@ -68,8 +64,7 @@ struct RooflineEstimate {
     double boundUs = 0;
     double waveFactor = 1;
 };
-std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofline& roofline,
-                                             RooflineDtype dtype = RooflineDtype::Fp16);
+std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofline& roofline, RooflineDtype dtype = RooflineDtype::Fp16);
 
 // The element type of a bundled family's tensor math: gemm_bucket computes in bf16, the AWQ kernels
 // in fp16, attention in fp16 unless a run says bf16 (`run --dtype`).

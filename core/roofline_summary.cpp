@@ -42,8 +42,8 @@ std::string rooflineFiguresText(const Trace& trace, const DeviceDatabase& databa
                 formatAchieved(figures[i]->achieved) + "\n";
         if (!rooflines.count(gpu)) {
             const RooflineChoice choice = rooflineForGpu(gpu, trace, database, calibrations);
-            rooflines[gpu] = choice.label == "unknown" ? "unknown (no calibration or datasheet figures for this GPU)"
-                                                       : formatRoofline(choice.roofline);
+            rooflines[gpu] =
+                choice.label == "unknown" ? "unknown (no calibration or datasheet figures for this GPU)" : formatRoofline(choice.roofline);
         }
     }
     if (text.empty()) return {};
@@ -92,8 +92,8 @@ std::string cliffsText(const Trace& trace, const KernelRegistry& registry, const
             for (const auto& cliff : line.cliffs) {
                 const auto& a = line.points[cliff.before];
                 const auto& b = line.points[cliff.after];
-                text += "    " + s.xLabel + " " + std::to_string(a.x) + " -> " + std::to_string(b.x) + ": " + number(a.timeUs, 2) +
-                        " -> " + number(b.timeUs, 2) + " us (x" + number(cliff.ratio, 2) + "): " + cliff.explanation + "\n";
+                text += "    " + s.xLabel + " " + std::to_string(a.x) + " -> " + std::to_string(b.x) + ": " + number(a.timeUs, 2) + " -> " +
+                        number(b.timeUs, 2) + " us (x" + number(cliff.ratio, 2) + "): " + cliff.explanation + "\n";
             }
         }
     }

@@ -75,16 +75,15 @@ Result<std::int64_t> parseInteger(std::string_view text) {
     const char* end = text.data() + text.size();
     if (!text.empty() && *begin == '+') ++begin;
     auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-        return makeError("'" + std::string(text) + "' is not an integer");
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end) return makeError("'" + std::string(text) + "' is not an integer");
     if (ec == std::errc::result_out_of_range) return makeError("'" + std::string(text) + "' does not fit in 64 bits");
     return value;
 }
 
 Result<void> checkParameterValue(const ParameterSpec& parameter, std::int64_t value) {
     if (value < parameter.minimum || value > parameter.maximum) {
-        return makeError(parameter.name + "=" + std::to_string(value) + " is out of range; accepted: " +
-                         std::to_string(parameter.minimum) + ".." + std::to_string(parameter.maximum));
+        return makeError(parameter.name + "=" + std::to_string(value) + " is out of range; accepted: " + std::to_string(parameter.minimum) +
+                         ".." + std::to_string(parameter.maximum));
     }
     return {};
 }
@@ -108,8 +107,7 @@ Result<Shape> parseShape(std::string_view text, const ParameterList& parameters)
             return makeError("'" + std::string(item) + "' is not NAME=VALUE; parameters: " + acceptedNames(parameters));
         const auto name = trim(item.substr(0, equals));
         const int index = parameterIndex(parameters, name);
-        if (index < 0)
-            return makeError("unknown parameter '" + std::string(name) + "'; parameters: " + acceptedNames(parameters));
+        if (index < 0) return makeError("unknown parameter '" + std::string(name) + "'; parameters: " + acceptedNames(parameters));
         auto value = parseInteger(item.substr(equals + 1));
         if (!value) return makeError(std::string(name) + ": " + value.error());
         if (auto inRange = checkParameterValue(parameters[static_cast<std::size_t>(index)], *value); !inRange)

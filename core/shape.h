@@ -71,7 +71,7 @@ int parameterIndex(const ParameterList& parameters, std::string_view name);  // 
 Result<Shape> parseShape(std::string_view text, const ParameterList& parameters);
 // Checks one value against its parameter's range.
 Result<void> checkParameterValue(const ParameterSpec& parameter, std::int64_t value);
-Result<std::int64_t> parseInteger(std::string_view text);  // plain decimal, optional sign
+Result<std::int64_t> parseInteger(std::string_view text);                      // plain decimal, optional sign
 std::string formatShape(const Shape& shape, const ParameterList& parameters);  // "M=1,N=4096"
 
 }  // namespace tilescope

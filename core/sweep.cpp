@@ -21,8 +21,7 @@ std::string_view trimmed(std::string_view text) {
 
 Result<SweepAxis> parseSweepAxis(std::string_view text, const ParameterList& parameters) {
     const auto equals = text.find('=');
-    if (equals == std::string_view::npos)
-        return makeError("axis '" + std::string(text) + "' is not NAME=FROM:TO:STEP or NAME=V1,V2,...");
+    if (equals == std::string_view::npos) return makeError("axis '" + std::string(text) + "' is not NAME=FROM:TO:STEP or NAME=V1,V2,...");
     const auto name = trimmed(text.substr(0, equals));
     const int index = parameterIndex(parameters, name);
     if (index < 0) {
@@ -52,7 +51,8 @@ Result<SweepAxis> parseSweepAxis(std::string_view text, const ParameterList& par
         if (step.empty()) return makeError("axis " + axisName + ": empty step; use +N (add) or xN (multiply)");
         const char op = step.front();
         auto amount = parseInteger(step.substr(op == '+' || op == 'x' || op == '*' ? 1 : 0));
-        if (!amount || *amount < 1) return makeError("axis " + axisName + ": step '" + std::string(step) + "' must be +N or xN with N >= 1");
+        if (!amount || *amount < 1)
+            return makeError("axis " + axisName + ": step '" + std::string(step) + "' must be +N or xN with N >= 1");
         const bool multiply = op == 'x' || op == '*';
         if (multiply && (*amount < 2 || *from < 1))
             return makeError("axis " + axisName + ": a multiplying step needs N >= 2 and FROM >= 1");
@@ -153,8 +153,8 @@ std::string followerNote(const SweepAxis& axis, const ParameterList& parameters)
     std::string note;
     for (const int f : axis.followers) {
         if (!note.empty()) note += "; ";
-        note += parameters[static_cast<std::size_t>(f)].name + " moves with " +
-                parameters[static_cast<std::size_t>(axis.parameter)].name + " (equal in the base shape)";
+        note += parameters[static_cast<std::size_t>(f)].name + " moves with " + parameters[static_cast<std::size_t>(axis.parameter)].name +
+                " (equal in the base shape)";
     }
     return note;
 }

@@ -86,9 +86,9 @@ private:
 };
 
 struct SweepOptions {
-    int threads = 1;                                  // 0: all hardware threads
-    const std::atomic<bool>* cancel = nullptr;        // polled between rows
-    std::function<void(double fraction)> progress;    // called from the calling thread between rows
+    int threads = 1;                                // 0: all hardware threads
+    const std::atomic<bool>* cancel = nullptr;      // polled between rows
+    std::function<void(double fraction)> progress;  // called from the calling thread between rows
 };
 
 // Evaluates every cell in model mode. Returns false when cancelled (the map is then partial).

@@ -21,7 +21,7 @@ struct TilePoint {
     std::int64_t totalSmem = 0;
     std::int64_t workTiles = 0;  // output tiles the CTAs share out (0: the planner does not say)
     bool operandsSwapped = false;
-    std::int64_t ctas = 0;       // grid blocks
+    std::int64_t ctas = 0;  // grid blocks
 };
 
 // One tile or bucket as first met along the axis: its tiles, swap and CTAs against the SM count.
@@ -33,7 +33,7 @@ struct TileFigures {
 };
 
 struct TileSeries {
-    SweepAxis axis;  // with its followers tied from the base shape (tieFollowers)
+    SweepAxis axis;                      // with its followers tied from the base shape (tieFollowers)
     std::vector<std::string> tileNames;  // in order of first appearance along the axis
     std::vector<TilePoint> points;       // one per axis value
     std::vector<TileFigures> figures;    // one per tile name

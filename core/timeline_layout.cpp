@@ -42,7 +42,9 @@ TimelineLayout TimelineLayout::fromTrace(const Trace& trace) {
         const Run& run = trace.runs[i];
         if (!run.gpu) continue;  // predicted runs never ran
         for (const auto& r : run.gpu->records) addBar(r, static_cast<int>(i));
-        const CudaOutcome* failure = !run.gpu->launch.ok() ? &run.gpu->launch : !run.gpu->synchronize.ok() ? &run.gpu->synchronize : nullptr;
+        const CudaOutcome* failure = !run.gpu->launch.ok()        ? &run.gpu->launch
+                                     : !run.gpu->synchronize.ok() ? &run.gpu->synchronize
+                                                                  : nullptr;
         if (failure) {
             const int device = run.gpu->records.empty() ? deviceOrdinal(run.plan.deviceId) : run.gpu->records.front().device;
             failures[device].markers.push_back({cursor[device], static_cast<int>(i), failure->errorName + ": " + failure->errorText});

@@ -31,8 +31,8 @@ struct TimelineLane {
     LaneKind kind = LaneKind::Stream;
     int device = 0;
     std::int64_t stream = 0;
-    std::string title;  // "GPU 0 · stream 7", "GPU 0 · failed launches"
-    std::vector<TimelineBar> bars;       // sorted by start
+    std::string title;              // "GPU 0 · stream 7", "GPU 0 · failed launches"
+    std::vector<TimelineBar> bars;  // sorted by start
     std::vector<TimelineMarker> markers;
 };
 

@@ -19,11 +19,11 @@ namespace tilescope {
 
 // The tool and build that wrote a trace.
 struct BuildInfo {
-    std::string toolVersion;                  // TILESCOPE_VERSION
-    std::string gitRevision;                  // git describe of the build
-    std::optional<std::string> cudaVersion;   // CUDA toolkit / runtime ("13.0"); nullopt: unknown
-    std::optional<std::string> cuptiVersion;  // CUPTI API version
-    std::optional<std::string> driverVersion; // only known when a GPU was present
+    std::string toolVersion;                   // TILESCOPE_VERSION
+    std::string gitRevision;                   // git describe of the build
+    std::optional<std::string> cudaVersion;    // CUDA toolkit / runtime ("13.0"); nullopt: unknown
+    std::optional<std::string> cuptiVersion;   // CUPTI API version
+    std::optional<std::string> driverVersion;  // only known when a GPU was present
 
     // This binary: version, git revision and the CUDA toolkit it was built with; CUPTI and the
     // driver are for the GPU runtime to fill in when it runs something.
@@ -47,9 +47,9 @@ std::string_view runKindName(RunKind kind);  // "predicted", "measured"
 // One kernel call at one shape: the plan, and for a measured run what the GPU did.
 struct Run {
     RunKind kind = RunKind::Predicted;
-    ParameterList parameters;       // the shape's parameter names (the family's, or as read)
-    LaunchPlan plan;                // family, variant, device id, shape, verdict, launch, occupancy
-    std::optional<GpuOutcome> gpu;  // present exactly when kind == Measured
+    ParameterList parameters;                   // the shape's parameter names (the family's, or as read)
+    LaunchPlan plan;                            // family, variant, device id, shape, verdict, launch, occupancy
+    std::optional<GpuOutcome> gpu;              // present exactly when kind == Measured
     std::shared_ptr<const StringPool> strings;  // keeps `plan`'s views alive for runs read from a file
 
     static Run predicted(const LaunchPlan& plan, const ParameterList& parameters);

@@ -154,8 +154,7 @@ Result<Trace> traceFromJson(const ordered_json& j, const KernelRegistry& registr
         for (std::size_t i = 0; i < notes->size() && !error; ++i) {
             if (!(*notes)[i].is_string())
                 reader.fail("/notes/" + std::to_string(i), "expected a string, got " + describeJsonValue((*notes)[i]));
-            else
-                trace.notes.push_back((*notes)[i].get<std::string>());
+            else trace.notes.push_back((*notes)[i].get<std::string>());
         }
     }
     if (const auto* devices = reader.array("devices")) {
@@ -244,10 +243,8 @@ Result<void> checkJsonNesting(std::string_view text, int maxDepth) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
+            if (c == '\\') ++i;
+            else if (c == '"') inString = false;
             continue;
         }
         if (c == '"') {
@@ -266,8 +263,7 @@ Result<void> checkJsonNesting(std::string_view text, int maxDepth) {
 Result<Trace> readTraceTextDom(std::string_view text, std::string_view origin, const KernelRegistry& registry) {
     const std::string where(origin);
     std::size_t first = 0;
-    while (first < text.size() && (text[first] == ' ' || text[first] == '\n' || text[first] == '\r' || text[first] == '\t'))
-        ++first;
+    while (first < text.size() && (text[first] == ' ' || text[first] == '\n' || text[first] == '\r' || text[first] == '\t')) ++first;
     if (first == text.size()) return makeError(where + ": empty file (expected a tilescope-trace JSON object)");
     if (auto nesting = checkJsonNesting(text, kMaxTraceNesting); !nesting) return makeError(where + ": " + nesting.error());
     ordered_json j;

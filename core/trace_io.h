@@ -21,7 +21,7 @@ inline constexpr std::string_view kTraceFileSuffix = ".tilescope.json";
 
 // Hostile-input bounds of the reader.
 inline constexpr std::uint64_t kMaxTraceFileBytes = std::uint64_t{1} << 30;  // 1 GiB
-inline constexpr int kMaxTraceNesting = 64;  // the format itself nests 8 deep
+inline constexpr int kMaxTraceNesting = 64;                                  // the format itself nests 8 deep
 
 nlohmann::ordered_json traceToJson(const Trace& trace);
 // `registry` resolves the sweeps' kernel families (runs of unknown families are kept as read).

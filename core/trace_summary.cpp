@@ -15,7 +15,9 @@ namespace tilescope {
 using nlohmann::ordered_json;
 
 std::optional<Occupancy> recordOccupancy(const KernelRecord& r, const DeviceSpec& device) {
-    if (!r.registersPerThread || r.block.x <= 0 || r.block.y <= 0 || r.block.z <= 0 || r.block.x * r.block.y > (1 << 20) / std::max<std::int64_t>(1, r.block.z)) return std::nullopt;
+    if (!r.registersPerThread || r.block.x <= 0 || r.block.y <= 0 || r.block.z <= 0 ||
+        r.block.x * r.block.y > (1 << 20) / std::max<std::int64_t>(1, r.block.z))
+        return std::nullopt;
     OccupancyInput input;
     input.threadsPerBlock = static_cast<int>(std::min<std::int64_t>(r.block.volume(), 1 << 30));
     input.registersPerThread = *r.registersPerThread;
@@ -28,7 +30,10 @@ std::optional<Occupancy> recordOccupancy(const KernelRecord& r, const DeviceSpec
         return std::nullopt;
     }
     input.optIn = r.shmemLimitConfig ? *r.shmemLimitConfig == 1 : input.staticSmem + input.dynamicSmem > device.smemPerBlock;
-    input.gridBlocks = r.grid.x > 0 && r.grid.y > 0 && r.grid.z > 0 && r.grid.x < (1LL << 31) && r.grid.y < (1LL << 31) && r.grid.z < (1LL << 31) ? r.grid.volume() : 0;
+    input.gridBlocks =
+        r.grid.x > 0 && r.grid.y > 0 && r.grid.z > 0 && r.grid.x < (1LL << 31) && r.grid.y < (1LL << 31) && r.grid.z < (1LL << 31)
+            ? r.grid.volume()
+            : 0;
     Occupancy occupancy;
     if (!computeOccupancy(device, input, occupancy)) return std::nullopt;
     return occupancy;
@@ -84,11 +89,19 @@ std::vector<RowText> rowsOf(const Trace& trace) {
     for (const auto& run : trace.runs) {
         const LaunchPlan& p = run.plan;
         const bool launched = p.verdict >= Verdict::InvalidLaunch;
-        RowText row{std::string(runKindName(run.kind)), std::string(p.family), std::string(p.variant),
-                    formatShape(p.shape, run.parameters), p.deviceId, std::string(verdictName(p.verdict)), outcomeOf(run),
-                    launched ? dimText(p.grid) : "", launched ? dimText(p.block) : "",
-                    launched ? std::to_string(p.totalSmem()) : "", p.registers ? std::to_string(*p.registers) : "",
-                    p.occupancy ? fixed(p.occupancy->occupancyPct, 1) : "", ""};
+        RowText row{std::string(runKindName(run.kind)),
+                    std::string(p.family),
+                    std::string(p.variant),
+                    formatShape(p.shape, run.parameters),
+                    p.deviceId,
+                    std::string(verdictName(p.verdict)),
+                    outcomeOf(run),
+                    launched ? dimText(p.grid) : "",
+                    launched ? dimText(p.block) : "",
+                    launched ? std::to_string(p.totalSmem()) : "",
+                    p.registers ? std::to_string(*p.registers) : "",
+                    p.occupancy ? fixed(p.occupancy->occupancyPct, 1) : "",
+                    ""};
         if (auto us = durationUs(run)) row.duration = fixed(*us, 3);
         rows.push_back(std::move(row));
         // The kernels the call launches after the main one (split-KV's combine), one row each,
@@ -104,8 +117,8 @@ std::vector<RowText> rowsOf(const Trace& trace) {
         const DeviceSpec* device = trace.deviceForRecord(r.device);
         std::optional<Occupancy> occupancy = device ? recordOccupancy(r, *device) : std::nullopt;
         const bool hasSmem = r.sharedMemory || r.staticSmem || r.dynamicSmem;
-        rows.push_back({"record", r.name, "", "", device ? device->id : "GPU " + std::to_string(r.device), "", "recorded",
-                        dimText(r.grid), dimText(r.block), hasSmem ? std::to_string(smemOf(r)) : "",
+        rows.push_back({"record", r.name, "", "", device ? device->id : "GPU " + std::to_string(r.device), "", "recorded", dimText(r.grid),
+                        dimText(r.block), hasSmem ? std::to_string(smemOf(r)) : "",
                         r.registersPerThread ? std::to_string(*r.registersPerThread) : "",
                         occupancy ? fixed(occupancy->occupancyPct, 1) : "", formatMicros(r.durationNs())});
     }
@@ -116,12 +129,9 @@ std::string markdownCell(std::string text, std::size_t maxChars = 0) {
     if (maxChars > 0 && text.size() > maxChars) text = text.substr(0, maxChars - 3) + "...";
     std::string out;
     for (char c : text) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n' || c == '\r')
-            out += ' ';
-        else
-            out += c;
+        if (c == '|') out += "\\|";
+        else if (c == '\n' || c == '\r') out += ' ';
+        else out += c;
     }
     return out;
 }
@@ -148,8 +158,8 @@ struct RecordGroup {
 };
 
 std::vector<RecordGroup> groupRecords(const std::vector<KernelRecord>& records) {
-    std::map<std::tuple<std::string_view, int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
-                        std::int64_t, int, std::int64_t>,
+    std::map<std::tuple<std::string_view, int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, int,
+                        std::int64_t>,
              RecordGroup>
         groups;
     for (const auto& r : records) {
@@ -173,9 +183,9 @@ std::string traceToCsv(const Trace& trace) {
     std::ostringstream out;
     out << "kind,kernel,variant,shape,device,verdict,outcome,grid,block,smem,registers,occupancy_pct,duration_us\n";
     for (const auto& r : rowsOf(trace)) {
-        out << r.kind << ',' << csvField(r.kernel) << ',' << csvField(r.variant) << ',' << csvField(r.shape) << ','
-            << csvField(r.device) << ',' << r.verdict << ',' << csvField(r.outcome) << ',' << r.grid << ',' << r.block << ','
-            << r.smem << ',' << r.registers << ',' << r.occupancy << ',' << r.duration << '\n';
+        out << r.kind << ',' << csvField(r.kernel) << ',' << csvField(r.variant) << ',' << csvField(r.shape) << ',' << csvField(r.device)
+            << ',' << r.verdict << ',' << csvField(r.outcome) << ',' << r.grid << ',' << r.block << ',' << r.smem << ',' << r.registers
+            << ',' << r.occupancy << ',' << r.duration << '\n';
     }
     return out.str();
 }
@@ -205,8 +215,8 @@ std::string traceToMarkdown(const Trace& trace) {
     const auto rows = rowsOf(trace);
     if (!trace.runs.empty()) {
         out << "## Runs\n\n";
-        std::vector<std::vector<std::string>> table{{"kind", "kernel", "variant", "shape", "device", "verdict", "outcome", "grid",
-                                                     "block", "smem (B)", "registers", "occupancy %", "duration (us)"}};
+        std::vector<std::vector<std::string>> table{{"kind", "kernel", "variant", "shape", "device", "verdict", "outcome", "grid", "block",
+                                                     "smem (B)", "registers", "occupancy %", "duration (us)"}};
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto& r = rows[i];
             if (r.kind == "record") break;  // the recorded kernels have their own section
@@ -231,16 +241,15 @@ std::string traceToMarkdown(const Trace& trace) {
                     verdicts += (verdicts.empty() ? "" : ", ") + std::string(verdictName(v)) + " " +
                                 std::to_string(counts[static_cast<std::size_t>(v)]);
             table.push_back({std::string(map.kernel().family->name()), std::string(map.kernel().variantName()), map.device().id,
-                             axisText(map.xAxis()), map.yAxis() ? axisText(*map.yAxis()) : "", std::to_string(map.cellCount()),
-                             verdicts});
+                             axisText(map.xAxis()), map.yAxis() ? axisText(*map.yAxis()) : "", std::to_string(map.cellCount()), verdicts});
         }
         markdownTable(out, table);
     }
     if (!trace.records.empty()) {
         out << "## Recorded kernels\n\n";
         out << trace.records.size() << " kernel records, grouped by launch configuration (longest total time first).\n\n";
-        std::vector<std::vector<std::string>> table{{"kernel", "device", "count", "total (us)", "grid", "block", "smem (B)",
-                                                     "registers", "Kineto occupancy %", "occupancy %"}};
+        std::vector<std::vector<std::string>> table{
+            {"kernel", "device", "count", "total (us)", "grid", "block", "smem (B)", "registers", "Kineto occupancy %", "occupancy %"}};
         for (const auto& g : groupRecords(trace.records)) {
             const KernelRecord& r = *g.first;
             const DeviceSpec* device = trace.deviceForRecord(r.device);
@@ -282,14 +291,14 @@ ordered_json traceSummaryToJson(const Trace& trace) {
         const auto perVerdict = map.verdictCounts();
         for (Verdict v : kAllVerdicts)
             if (perVerdict[static_cast<std::size_t>(v)] > 0) counts[verdictName(v)] = perVerdict[static_cast<std::size_t>(v)];
-        sweeps.push_back({{"kernel", map.kernel().family->name()},
-                          {"variant", map.kernel().variantName()},
-                          {"device", map.device().id},
-                          {"x", parameters[static_cast<std::size_t>(map.xAxis().parameter)].name},
-                          {"y", map.yAxis() ? ordered_json(parameters[static_cast<std::size_t>(map.yAxis()->parameter)].name)
-                                            : ordered_json(nullptr)},
-                          {"cells", map.cellCount()},
-                          {"counts", counts}});
+        sweeps.push_back(
+            {{"kernel", map.kernel().family->name()},
+             {"variant", map.kernel().variantName()},
+             {"device", map.device().id},
+             {"x", parameters[static_cast<std::size_t>(map.xAxis().parameter)].name},
+             {"y", map.yAxis() ? ordered_json(parameters[static_cast<std::size_t>(map.yAxis()->parameter)].name) : ordered_json(nullptr)},
+             {"cells", map.cellCount()},
+             {"counts", counts}});
     }
     j["sweeps"] = sweeps;
     std::set<std::pair<int, std::int64_t>> streams;
@@ -301,7 +310,9 @@ ordered_json traceSummaryToJson(const Trace& trace) {
     ordered_json top = ordered_json::array();
     const auto groups = groupRecords(trace.records);
     for (std::size_t i = 0; i < groups.size() && i < 10; ++i)
-        top.push_back({{"name", groups[i].first->name}, {"device", groups[i].first->device}, {"count", groups[i].count},
+        top.push_back({{"name", groups[i].first->name},
+                       {"device", groups[i].first->device},
+                       {"count", groups[i].count},
                        {"total_ns", groups[i].totalNs}});
     j["records"] = {{"count", trace.records.size()}, {"streams", streams.size()}, {"total_ns", totalNs}, {"top", top}};
     j["notes"] = trace.notes;
@@ -323,13 +334,13 @@ std::string traceSummaryText(const Trace& trace) {
     for (const auto& s : j["sweeps"])
         out << "  " << s["kernel"].get<std::string>() << " / " << s["variant"].get<std::string>() << " on "
             << s["device"].get<std::string>() << ": " << s["cells"].get<std::int64_t>() << " cells\n";
-    out << "records: " << trace.records.size() << " kernels on " << j["records"]["streams"].get<std::size_t>()
-        << " streams, " << formatMicros(j["records"]["total_ns"].get<std::int64_t>()) << " us in total\n";
+    out << "records: " << trace.records.size() << " kernels on " << j["records"]["streams"].get<std::size_t>() << " streams, "
+        << formatMicros(j["records"]["total_ns"].get<std::int64_t>()) << " us in total\n";
     for (const auto& t : j["records"]["top"]) {
         std::string name = t["name"].get<std::string>();
         if (name.size() > 90) name = name.substr(0, 87) + "...";
-        out << "  " << formatMicros(t["total_ns"].get<std::int64_t>()) << " us  x" << t["count"].get<std::int64_t>() << "  "
-            << name << '\n';
+        out << "  " << formatMicros(t["total_ns"].get<std::int64_t>()) << " us  x" << t["count"].get<std::int64_t>() << "  " << name
+            << '\n';
     }
     if (!trace.notes.empty()) {
         out << "notes:\n";

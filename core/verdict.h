@@ -19,9 +19,9 @@ enum class Verdict : unsigned char {
     Ok,
 };
 
-inline constexpr std::array kAllVerdicts{Verdict::UnsupportedDevice, Verdict::UnsupportedShape, Verdict::BucketOverflow,
-                                         Verdict::NoTileFits,        Verdict::InvalidLaunch,    Verdict::OutOfResources,
-                                         Verdict::OutOfMemory,       Verdict::Ok};
+inline constexpr std::array kAllVerdicts{
+    Verdict::UnsupportedDevice, Verdict::UnsupportedShape, Verdict::BucketOverflow, Verdict::NoTileFits,
+    Verdict::InvalidLaunch,     Verdict::OutOfResources,   Verdict::OutOfMemory,    Verdict::Ok};
 
 std::string_view verdictName(Verdict verdict);  // "invalid_launch"
 std::optional<Verdict> verdictFromName(std::string_view name);

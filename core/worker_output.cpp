@@ -34,7 +34,8 @@ CudaOutcome outcomeField(const ordered_json& j, const char* key) {
 
 Result<Run> runFromWorkerJson(const ordered_json& j, const KernelRegistry& registry) {
     try {
-        if (!j.is_object() || !j.contains("kernel") || !j.contains("plan")) return Error{"worker output: an object with \"kernel\" and \"plan\" expected"};
+        if (!j.is_object() || !j.contains("kernel") || !j.contains("plan"))
+            return Error{"worker output: an object with \"kernel\" and \"plan\" expected"};
         auto kernel = resolveKernel(registry, j["kernel"].get<std::string>(), j.value("variant", std::string()));
         if (!kernel) return Error{"worker output: " + kernel.error()};
         const ParameterList& parameters = kernel->family->parameters();
@@ -75,8 +76,12 @@ Result<Run> runFromWorkerJson(const ordered_json& j, const KernelRegistry& regis
                                        j["check"].value("passed", false)};
         if (j.contains("timing_us") && j["timing_us"].is_object()) {
             const auto& t = j["timing_us"];
-            gpu.timing = Timing{t.value("repeats", 0), t.value("min", 0.0), t.value("median", 0.0), t.value("mean", 0.0),
-                                t.value("source", std::string("events")), t.value("l2_flushed", false)};
+            gpu.timing = Timing{t.value("repeats", 0),
+                                t.value("min", 0.0),
+                                t.value("median", 0.0),
+                                t.value("mean", 0.0),
+                                t.value("source", std::string("events")),
+                                t.value("l2_flushed", false)};
         }
         Run run = Run::measured(*plan, parameters, std::move(gpu));
         run.strings = strings;

@@ -21,11 +21,12 @@ QString cudaVersionText(int v) { return QStringLiteral("%1.%2").arg(v / 1000).ar
 }  // namespace
 
 QString AboutDialog::versionText() {
-    return QObject::tr("Tilescope %1 (%2)\n"
-                       "Qt %3 (built against %4)\n"
-                       "CUDA toolkit headers %5 (build time; the GUI links no CUDA runtime)\n"
-                       "CUPTI API version %6 (build time)\n"
-                       "Driver: unknown — no GPU query in this process (live GPU runs go through tilescope-cli)")
+    return QObject::tr(
+               "Tilescope %1 (%2)\n"
+               "Qt %3 (built against %4)\n"
+               "CUDA toolkit headers %5 (build time; the GUI links no CUDA runtime)\n"
+               "CUPTI API version %6 (build time)\n"
+               "Driver: unknown — no GPU query in this process (live GPU runs go through tilescope-cli)")
         .arg(QStringLiteral(TILESCOPE_VERSION), QString::fromUtf8(tilescope::gitRevision()), QString::fromLatin1(qVersion()),
              QStringLiteral(QT_VERSION_STR), cudaVersionText(CUDA_VERSION))
         .arg(CUPTI_API_VERSION);
@@ -33,8 +34,9 @@ QString AboutDialog::versionText() {
 
 AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("About Tilescope"));
-    auto* title = new QLabel(tr("<h2>Tilescope</h2><p>A profiler for the shapes of GPU kernels: launch configuration, "
-                                "shared memory, occupancy, tile choice and failure boundaries, per device.</p>"));
+    auto* title =
+        new QLabel(tr("<h2>Tilescope</h2><p>A profiler for the shapes of GPU kernels: launch configuration, "
+                      "shared memory, occupancy, tile choice and failure boundaries, per device.</p>"));
     title->setWordWrap(true);
     auto* versions = new QLabel(versionText());
     versions->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -53,8 +53,7 @@ QPalette darkPalette() {
     p.setColor(QPalette::HighlightedText, QColor(0xFF, 0xFF, 0xFF));
     p.setColor(QPalette::Link, QColor(0x6C, 0xB4, 0xF5));
     p.setColor(QPalette::LinkVisited, QColor(0xB0, 0x8C, 0xF0));
-    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        p.setColor(QPalette::Disabled, role, disabledText);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText}) p.setColor(QPalette::Disabled, role, disabledText);
     p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(0x50, 0x50, 0x55));
     return p;
 }
@@ -62,9 +61,9 @@ QPalette darkPalette() {
 void applyAppTheme(AppTheme theme) {
     const QPalette& system = systemPalette();
     switch (theme) {
-    case AppTheme::System: QApplication::setPalette(system); break;
-    case AppTheme::Light: QApplication::setPalette(QApplication::style()->standardPalette()); break;
-    case AppTheme::Dark: QApplication::setPalette(darkPalette()); break;
+        case AppTheme::System: QApplication::setPalette(system); break;
+        case AppTheme::Light: QApplication::setPalette(QApplication::style()->standardPalette()); break;
+        case AppTheme::Dark: QApplication::setPalette(darkPalette()); break;
     }
     g_current = theme;
 }

@@ -11,7 +11,7 @@ namespace tilescope {
 
 enum class AppTheme { System, Light, Dark };
 
-QStringList appThemeNames();                              // "system", "light", "dark" (settings, --theme)
+QStringList appThemeNames();  // "system", "light", "dark" (settings, --theme)
 QString appThemeName(AppTheme theme);
 bool appThemeFromName(const QString& name, AppTheme* theme);  // false for an unknown name
 QPalette darkPalette();

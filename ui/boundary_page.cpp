@@ -58,9 +58,8 @@ bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
         return p.parameter == q.parameter && p.values == q.values && p.followers == q.followers;
     };
     return a.kernel.family == b.kernel.family && a.kernel.variant == b.kernel.variant && a.device.id == b.device.id &&
-           a.compare.has_value() == b.compare.has_value() && (!a.compare || a.compare->id == b.compare->id) &&
-           sameAxis(a.x, b.x) && a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) &&
-           masked(a) == masked(b);
+           a.compare.has_value() == b.compare.has_value() && (!a.compare || a.compare->id == b.compare->id) && sameAxis(a.x, b.x) &&
+           a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) && masked(a) == masked(b);
 }
 
 void applyTicks(QCPAxis* axis, const SweepAxis& sweep) {
@@ -91,8 +90,8 @@ std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job) {
     result->splitOutline = splitBoundaryOutline(result->map);
     result->splitRange = splitCountRange(result->map);
     if (!result->splitOutline.empty())
-        result->splitLabels = splitRegionLabels(result->map, std::max<std::int64_t>(1, result->map.cellCount() / kCellsPerSplitLabel),
-                                                kMaxSplitLabels);
+        result->splitLabels =
+            splitRegionLabels(result->map, std::max<std::int64_t>(1, result->map.cellCount() / kCellsPerSplitLabel), kMaxSplitLabels);
     if (job.compare) {
         BoundaryMap compare(job.kernel, *job.compare, job.base, job.x, job.y);
         evaluateBoundaryMap(compare, options);
@@ -103,9 +102,19 @@ std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job) {
 }
 
 BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
-    : QWidget(parent), m_state(state), m_plot(new PlotWidget), m_legend(new QLabel), m_xParameter(new QComboBox),
-      m_yParameter(new QComboBox), m_xFrom(new ShapeSpinBox({})), m_xTo(new ShapeSpinBox({})), m_yFrom(new ShapeSpinBox({})),
-      m_yTo(new ShapeSpinBox({})), m_cells(new QSpinBox), m_cellTotal(new QLabel), m_watcher(new QFutureWatcher<std::shared_ptr<const BoundaryResult>>(this)) {
+    : QWidget(parent),
+      m_state(state),
+      m_plot(new PlotWidget),
+      m_legend(new QLabel),
+      m_xParameter(new QComboBox),
+      m_yParameter(new QComboBox),
+      m_xFrom(new ShapeSpinBox({})),
+      m_xTo(new ShapeSpinBox({})),
+      m_yFrom(new ShapeSpinBox({})),
+      m_yTo(new ShapeSpinBox({})),
+      m_cells(new QSpinBox),
+      m_cellTotal(new QLabel),
+      m_watcher(new QFutureWatcher<std::shared_ptr<const BoundaryResult>>(this)) {
     setObjectName(QStringLiteral("boundaryPage"));
     m_plot->setObjectName(QStringLiteral("boundaries"));
     m_plot->setMouseTracking(true);
@@ -135,8 +144,9 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_cells->setObjectName(QStringLiteral("cells"));
     m_cells->setRange(2, kMaxCells);
     m_cells->setValue(kDefaultCells);
-    m_cells->setToolTip(tr("Cells along each axis: fewer where the range holds fewer values the kernel can be asked "
-                           "for (multiples of the parameter's alignment, integers on a doubling axis)"));
+    m_cells->setToolTip(
+        tr("Cells along each axis: fewer where the range holds fewer values the kernel can be asked "
+           "for (multiples of the parameter's alignment, integers on a doubling axis)"));
     m_cellTotal->setObjectName(QStringLiteral("cellTotal"));
     // The total never widens the page past 1,024 px; the legend under the map repeats it.
     m_cellTotal->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -178,10 +188,8 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
 
     connect(m_xParameter, &QComboBox::currentIndexChanged, this, [this] { axisParameterChosen(false, m_xParameter->currentIndex()); });
     connect(m_yParameter, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_yParameter->currentIndex() == 0)
-            clearYAxis();
-        else
-            axisParameterChosen(true, m_yParameter->currentIndex() - 1);
+        if (m_yParameter->currentIndex() == 0) clearYAxis();
+        else axisParameterChosen(true, m_yParameter->currentIndex() - 1);
     });
     // An edited range is remembered for its parameter; a new cell count keeps the ranges as they are.
     for (QSpinBox* spin : {m_xFrom, m_xTo})
@@ -250,10 +258,8 @@ void BoundaryPage::setAxes(int xParameter, int yParameter, int cells) {
     const int count = static_cast<int>(parameters.size());
     if (xParameter < 0 || xParameter >= count) return;
     m_x = explorerAxis(xParameter, cells);
-    if (yParameter >= 0 && yParameter < count && yParameter != xParameter)
-        m_y = explorerAxis(yParameter, cells);
-    else
-        m_y.reset();
+    if (yParameter >= 0 && yParameter < count && yParameter != xParameter) m_y = explorerAxis(yParameter, cells);
+    else m_y.reset();
     {
         const QSignalBlocker block(m_cells);
         m_cells->setValue(cells);
@@ -298,10 +304,8 @@ void BoundaryPage::axisParameterChosen(bool isY, int parameter) {
 
 void BoundaryPage::setAxis(bool isY, const SweepAxis& axis) {
     if (axis.values.empty() || axis.parameter < 0 || axis.parameter >= static_cast<int>(m_state->parameters().size())) return;
-    if (isY)
-        m_y = axis;
-    else
-        m_x = axis;
+    if (isY) m_y = axis;
+    else m_x = axis;
     {
         const QSignalBlocker block(m_cells);
         m_cells->setValue(static_cast<int>(std::max(m_x.values.size(), m_y ? m_y->values.size() : std::size_t{0})));
@@ -341,7 +345,9 @@ void BoundaryPage::axisControlsEdited() {
     const ParameterList& parameters = m_state->parameters();
     const int cells = m_cells->value();
     m_x = makeExplorerAxis(parameters[static_cast<std::size_t>(m_x.parameter)], m_x.parameter, m_xFrom->value(), m_xTo->value(), cells);
-    if (m_y) m_y = makeExplorerAxis(parameters[static_cast<std::size_t>(m_y->parameter)], m_y->parameter, m_yFrom->value(), m_yTo->value(), cells);
+    if (m_y)
+        m_y =
+            makeExplorerAxis(parameters[static_cast<std::size_t>(m_y->parameter)], m_y->parameter, m_yFrom->value(), m_yTo->value(), cells);
     syncAxisControls();  // a typed end moves to the value the axis starts or ends on (head_dim 1 -> 8)
     requestMap();
 }
@@ -357,8 +363,9 @@ void BoundaryPage::updateCellTotal() {
     const ParameterList& parameters = m_state->parameters();
     const auto width = static_cast<std::int64_t>(m_x.values.size());
     const auto height = m_y ? static_cast<std::int64_t>(m_y->values.size()) : std::int64_t{1};
-    QString text = m_y ? tr("= %1 × %2 = %3 cells").arg(groupedNumber(static_cast<double>(width)), groupedNumber(static_cast<double>(height)),
-                                                       groupedNumber(static_cast<double>(width * height)))
+    QString text = m_y ? tr("= %1 × %2 = %3 cells")
+                             .arg(groupedNumber(static_cast<double>(width)), groupedNumber(static_cast<double>(height)),
+                                  groupedNumber(static_cast<double>(width * height)))
                        : tr("= %1 cells").arg(groupedNumber(static_cast<double>(width)));
     // Say why an axis holds fewer cells than asked for: its range holds no more values the kernel takes.
     QStringList fewer;
@@ -366,7 +373,10 @@ void BoundaryPage::updateCellTotal() {
         if (!axis || axis->values.empty() || static_cast<int>(axis->values.size()) >= m_cells->value()) continue;
         if (axis->parameter < 0 || axis->parameter >= static_cast<int>(parameters.size())) continue;
         const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis->parameter)];
-        fewer << (spec.alignment > 1 ? tr("%1 holds %2 multiples of %3 in range").arg(QString::fromStdString(spec.name)).arg(axis->values.size()).arg(spec.alignment)
+        fewer << (spec.alignment > 1 ? tr("%1 holds %2 multiples of %3 in range")
+                                           .arg(QString::fromStdString(spec.name))
+                                           .arg(axis->values.size())
+                                           .arg(spec.alignment)
                                      : tr("%1 holds %2 values in range").arg(QString::fromStdString(spec.name)).arg(axis->values.size()));
     }
     m_fewerNote = fewer.join(QStringLiteral(", "));
@@ -381,7 +391,8 @@ void BoundaryPage::fitOutlineToCells() {
     if (!m_result) return;
     const QRect rect = m_plot->axisRect()->rect();
     const double cellWidth = rect.width() / std::max(1.0, static_cast<double>(m_result->map.width()));
-    const double cellHeight = m_result->map.yAxis() ? rect.height() / std::max(1.0, static_cast<double>(m_result->map.height())) : cellWidth;
+    const double cellHeight =
+        m_result->map.yAxis() ? rect.height() / std::max(1.0, static_cast<double>(m_result->map.height())) : cellWidth;
     const double width = std::clamp(kOutlineCellFraction * std::min(cellWidth, cellHeight), kThinnestOutline, kWidestOutline);
     // Cells under two pixels: edges between every pair of rows would merge into a band, so the
     // outline fades with the cell size and the map under it still shows.
@@ -406,10 +417,8 @@ void BoundaryPage::requestMap() {
     }
     job.generation = ++m_generation;
     m_lastJob = std::move(job);
-    if (m_watcher->isRunning())
-        m_pending = true;
-    else
-        startJob();
+    if (m_watcher->isRunning()) m_pending = true;
+    else startJob();
 }
 
 void BoundaryPage::startJob() {
@@ -441,10 +450,12 @@ void BoundaryPage::showResult() {
     m_plot->xAxis->setRange(-0.5, w - 0.5);
     m_plot->yAxis->setRange(-0.5, h - 0.5);
     applyTicks(m_plot->xAxis, map.xAxis());
-    m_plot->xAxis->setLabel(QString::fromStdString(axisLabel(map.xAxis(), parameters)) + (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+    m_plot->xAxis->setLabel(QString::fromStdString(axisLabel(map.xAxis(), parameters)) +
+                            (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
     if (map.yAxis()) {
         applyTicks(m_plot->yAxis, *map.yAxis());
-        m_plot->yAxis->setLabel(QString::fromStdString(axisLabel(*map.yAxis(), parameters)) + (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+        m_plot->yAxis->setLabel(QString::fromStdString(axisLabel(*map.yAxis(), parameters)) +
+                                (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
         m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))));
@@ -524,12 +535,14 @@ void BoundaryPage::updateLegend() {
         html += QStringLiteral("<span style='background-color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2 %3 &nbsp;&nbsp; ")
                     .arg(toQColor(verdictColour(v)).name(), toQString(verdictName(v)), groupedNumber(static_cast<double>(count)));
     }
-    html += tr("&nbsp; <b>%1</b> cells on %2").arg(groupedNumber(static_cast<double>(m_result->map.cellCount())),
-                                                    QString::fromStdString(m_result->map.device().id));
+    html += tr("&nbsp; <b>%1</b> cells on %2")
+                .arg(groupedNumber(static_cast<double>(m_result->map.cellCount())), QString::fromStdString(m_result->map.device().id));
     if (m_result->map.yAxis())
-        html += tr(" (%1 × %2%3)").arg(m_result->map.width()).arg(m_result->map.height()).arg(m_fewerNote.isEmpty() ? QString() : QStringLiteral("; ") + m_fewerNote.toHtmlEscaped());
-    else if (!m_fewerNote.isEmpty())
-        html += QStringLiteral(" (") + m_fewerNote.toHtmlEscaped() + QLatin1Char(')');
+        html += tr(" (%1 × %2%3)")
+                    .arg(m_result->map.width())
+                    .arg(m_result->map.height())
+                    .arg(m_fewerNote.isEmpty() ? QString() : QStringLiteral("; ") + m_fewerNote.toHtmlEscaped());
+    else if (!m_fewerNote.isEmpty()) html += QStringLiteral(" (") + m_fewerNote.toHtmlEscaped() + QLatin1Char(')');
     if (m_result->compareCounts && m_lastJob && m_lastJob->compare) {
         const auto ok = (*m_result->compareCounts)[static_cast<std::size_t>(Verdict::Ok)];
         html += tr("<br><b>━━</b> outline: where %1 (compare-device) changes between ok and failing — %2 ok cells there")
@@ -542,7 +555,8 @@ void BoundaryPage::updateLegend() {
                     .arg(fewest)
                     .arg(most);
     else if (most > 1)
-        html += tr("<br>Every ok cell splits its work %1 ways (split-KV num_splits, split-K).").arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
+        html += tr("<br>Every ok cell splits its work %1 ways (split-KV num_splits, split-K).")
+                    .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
     html += tr("<br>Dashed crosshair: the current shape. Hover a cell for its message; click to move the shape there.");
     m_legend->setText(html);
 }
@@ -564,17 +578,14 @@ QString BoundaryPage::cellDescription(int ix, int iy) const {
     if (!m_result) return {};
     const BoundaryMap& map = m_result->map;
     const LaunchPlan plan = map.planAt(ix, iy, &m_state->database());
-    QString text = QString::fromStdString(formatShape(map.shapeAt(ix, iy), map.kernel().family->parameters())) +
-                   QStringLiteral("\n") + toQString(verdictName(plan.verdict));
+    QString text = QString::fromStdString(formatShape(map.shapeAt(ix, iy), map.kernel().family->parameters())) + QStringLiteral("\n") +
+                   toQString(verdictName(plan.verdict));
     if (!plan.ok()) text += QStringLiteral(": ") + QString::fromStdString(plan.message);
-    if (plan.limit)
-        text += tr("\nlimit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)));
+    if (plan.limit) text += tr("\nlimit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)));
     if (!plan.fix.empty()) text += tr("\nfix: %1").arg(QString::fromStdString(plan.fix));
     if (plan.ok() && !plan.tile.empty()) text += tr("\ntile %1").arg(toQString(plan.tile));
-    if (!plan.note.empty())
-        text += QStringLiteral("\n") + QString::fromStdString(plan.note);
-    else if (plan.splitK > 1)
-        text += tr("\nsplits %1").arg(plan.splitK);
+    if (!plan.note.empty()) text += QStringLiteral("\n") + QString::fromStdString(plan.note);
+    else if (plan.splitK > 1) text += tr("\nsplits %1").arg(plan.splitK);
     return text;
 }
 

@@ -71,7 +71,7 @@ public:
     const std::optional<SweepAxis>& yAxis() const { return m_y; }
 
     const BoundaryResult* result() const { return m_result.get(); }
-    bool isBusy() const;                     // a map for the current inputs is not on screen yet
+    bool isBusy() const;                      // a map for the current inputs is not on screen yet
     QPoint cellCentre(int ix, int iy) const;  // in plot-widget pixels
     QString cellDescription(int ix, int iy) const;
     PlotWidget* plot() const { return m_plot; }
@@ -85,7 +85,7 @@ public:
     QSpinBox* yFromBox() const;
     QSpinBox* yToBox() const;
     QSpinBox* cellsBox() const { return m_cells; }
-    QString cellTotalText() const;  // "128 x 128 = 16,384 cells", and why an axis holds fewer
+    QString cellTotalText() const;       // "128 x 128 = 16,384 cells", and why an axis holds fewer
     double compareOutlineWidth() const;  // pixels: thinner than a cell, so dense maps keep an outline
 
 signals:

@@ -31,8 +31,8 @@ BuildLogDialog::BuildLogDialog(const QString& path, QWidget* parent) : QDialog(p
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     m_table = new QTableWidget(0, 7, this);
-    m_table->setHorizontalHeaderLabels({tr("Kernel"), tr("Registers"), tr("Static smem"), tr("Dynamic smem"), tr("Block"),
-                                        tr("Grid"), tr("From")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Kernel"), tr("Registers"), tr("Static smem"), tr("Dynamic smem"), tr("Block"), tr("Grid"), tr("From")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -70,8 +70,9 @@ BuildLogDialog::BuildLogDialog(const QString& path, QWidget* parent) : QDialog(p
         m_table->setItem(row, 0, name);
         m_table->setItem(row, 1, new QTableWidgetItem(l.registers ? QString::number(*l.registers) : tr("unknown")));
         m_table->setItem(row, 2, new QTableWidgetItem(bytesText(l.staticSmem)));
-        m_table->setItem(row, 3, new QTableWidgetItem(l.sharedMemoryTotal ? tr("%1 (total)").arg(bytesText(l.sharedMemoryTotal))
-                                                                          : bytesText(l.dynamicSmem)));
+        m_table->setItem(
+            row, 3,
+            new QTableWidgetItem(l.sharedMemoryTotal ? tr("%1 (total)").arg(bytesText(l.sharedMemoryTotal)) : bytesText(l.dynamicSmem)));
         m_table->setItem(row, 4, new QTableWidgetItem(dimText(l.block)));
         m_table->setItem(row, 5, new QTableWidgetItem(dimText(l.grid)));
         QString from = l.line > 0 ? tr("line %1").arg(l.line) : QString();

@@ -22,10 +22,10 @@ QVariant CandidateModel::data(const QModelIndex& index, int role) const {
     const bool chosen = index.row() == m_chosen;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return toQString(c.name);
-        case Bytes: return groupedNumber(static_cast<double>(c.smemBytes));
-        case Fits: return c.fits ? tr("fits") : tr("too large");
-        case Chosen: return chosen ? tr("chosen") : QString();
+            case Name: return toQString(c.name);
+            case Bytes: return groupedNumber(static_cast<double>(c.smemBytes));
+            case Fits: return c.fits ? tr("fits") : tr("too large");
+            case Chosen: return chosen ? tr("chosen") : QString();
         }
     }
     if (role == Qt::UserRole && index.column() == Bytes) return static_cast<qlonglong>(c.smemBytes);

@@ -77,34 +77,33 @@ QVariant DiagnosisModel::data(const QModelIndex& index, int role) const {
     const DiagnosisFinding& f = *finding(index.row());
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Number:
-            return f.consequenceOf ? tr("%1 ← %2").arg(index.row() + 1).arg(*f.consequenceOf + 1) : QString::number(index.row() + 1);
-        case Kind: return toQString(verdictName(f.kind));
-        case Kernel: return kernelText(f);
-        case Message: return toQString(f.message);
-        case Line: return f.line;
-        case ShapeColumn: return shapeText(f);
-        case Device: return deviceText(f);
-        case Fix:
-            return f.consequenceOf ? tr("consequence of finding %1: fix that one").arg(*f.consequenceOf + 1) : toQString(f.fix);
-        case Map: return hasBoundaryMap(f) ? QString() : tr("no kernel named");
-        default: return {};
+            case Number:
+                return f.consequenceOf ? tr("%1 ← %2").arg(index.row() + 1).arg(*f.consequenceOf + 1) : QString::number(index.row() + 1);
+            case Kind: return toQString(verdictName(f.kind));
+            case Kernel: return kernelText(f);
+            case Message: return toQString(f.message);
+            case Line: return f.line;
+            case ShapeColumn: return shapeText(f);
+            case Device: return deviceText(f);
+            case Fix: return f.consequenceOf ? tr("consequence of finding %1: fix that one").arg(*f.consequenceOf + 1) : toQString(f.fix);
+            case Map: return hasBoundaryMap(f) ? QString() : tr("no kernel named");
+            default: return {};
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
-        case Number:
-            return f.consequenceOf ? tr("A consequence of finding %1 (%2)")
-                                         .arg(*f.consequenceOf + 1)
-                                         .arg(toQString(m_diagnosis.findings[static_cast<std::size_t>(*f.consequenceOf)].title))
-                                   : toQString(f.title);
-        case Message: return toQString(f.message);
-        case Device: return f.impliedDevices.empty() ? QVariant() : QVariant(toQString(f.impliedBy));
-        case Fix: return toQString(f.fix);
-        case Map:
-            return hasBoundaryMap(f) ? tr("Open the boundary map along %1").arg(toQString(f.sweepAxis))
-                                     : tr("The log names no bundled kernel, so there is no map to open");
-        default: return {};
+            case Number:
+                return f.consequenceOf ? tr("A consequence of finding %1 (%2)")
+                                             .arg(*f.consequenceOf + 1)
+                                             .arg(toQString(m_diagnosis.findings[static_cast<std::size_t>(*f.consequenceOf)].title))
+                                       : toQString(f.title);
+            case Message: return toQString(f.message);
+            case Device: return f.impliedDevices.empty() ? QVariant() : QVariant(toQString(f.impliedBy));
+            case Fix: return toQString(f.fix);
+            case Map:
+                return hasBoundaryMap(f) ? tr("Open the boundary map along %1").arg(toQString(f.sweepAxis))
+                                         : tr("The log names no bundled kernel, so there is no map to open");
+            default: return {};
         }
     }
     if (role == Qt::BackgroundRole && index.column() == Kind) return QBrush(toQColor(verdictColour(f.kind)).lighter(150));
@@ -117,16 +116,16 @@ QVariant DiagnosisModel::headerData(int section, Qt::Orientation orientation, in
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
     switch (section) {
-    case Number: return tr("#");
-    case Kind: return tr("kind");
-    case Kernel: return tr("kernel");
-    case Message: return tr("message");
-    case Line: return tr("line");
-    case ShapeColumn: return tr("shape");
-    case Device: return tr("device");
-    case Fix: return tr("fix");
-    case Map: return tr("boundary map");
-    default: return {};
+        case Number: return tr("#");
+        case Kind: return tr("kind");
+        case Kernel: return tr("kernel");
+        case Message: return tr("message");
+        case Line: return tr("line");
+        case ShapeColumn: return tr("shape");
+        case Device: return tr("device");
+        case Fix: return tr("fix");
+        case Map: return tr("boundary map");
+        default: return {};
     }
 }
 
@@ -146,7 +145,8 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
       m_modelCheck(new ModelCheckWidget(state)) {
     setObjectName(QStringLiteral("diagnoseDock"));
     m_input->setObjectName(QStringLiteral("diagnoseInput"));
-    m_input->setPlaceholderText(tr("Paste a log or traceback here (or Open Log…): known kernel-failure signatures are found as you paste."));
+    m_input->setPlaceholderText(
+        tr("Paste a log or traceback here (or Open Log…): known kernel-failure signatures are found as you paste."));
     m_input->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_status->setObjectName(QStringLiteral("diagnoseStatus"));
     m_status->setWordWrap(true);
@@ -223,8 +223,8 @@ void DiagnoseDock::diagnose() {
     const QString text = m_input->toPlainText();
     m_lastText = text;
     const QByteArray utf8 = text.toUtf8();
-    auto diagnosis = diagnoseText(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), m_state->registry(),
-                                  m_state->database());
+    auto diagnosis =
+        diagnoseText(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), m_state->registry(), m_state->database());
     if (!diagnosis) {
         m_model->setDiagnosis({});
         m_details->clear();
@@ -260,13 +260,13 @@ bool DiagnoseDock::openLog(const QString& fileName) {
     }
     const QByteArray bytes = file.readAll();
     // Checked as bytes first: a binary file would not survive the trip through the text box.
-    auto check = diagnoseText(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), m_state->registry(),
-                              m_state->database());
+    auto check =
+        diagnoseText(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), m_state->registry(), m_state->database());
     if (!check) {
         m_model->setDiagnosis({});
         m_details->clear();
-        m_status->setText(tr("<b>Error:</b> %1: %2").arg(QFileInfo(fileName).fileName().toHtmlEscaped(),
-                                                          toQString(check.error()).toHtmlEscaped()));
+        m_status->setText(
+            tr("<b>Error:</b> %1: %2").arg(QFileInfo(fileName).fileName().toHtmlEscaped(), toQString(check.error()).toHtmlEscaped()));
         return false;
     }
     m_input->setPlainText(QString::fromUtf8(bytes));
@@ -332,10 +332,10 @@ void DiagnoseDock::showDetails() {
     if (!f->candidates.empty()) {
         html += tr("<br><b>readings:</b>");
         for (const auto& c : f->candidates)
-            html += QStringLiteral("<br>&nbsp;&nbsp;%1 %2=%3 — line %4: %5 (%6)")
-                        .arg(c.chosen ? QStringLiteral("&#9654;") : QStringLiteral("&nbsp;&nbsp;"), toQString(c.name),
-                             QString::number(c.value), QString::number(c.line), toQString(c.source).toHtmlEscaped(),
-                             toQString(c.reading).toHtmlEscaped());
+            html +=
+                QStringLiteral("<br>&nbsp;&nbsp;%1 %2=%3 — line %4: %5 (%6)")
+                    .arg(c.chosen ? QStringLiteral("&#9654;") : QStringLiteral("&nbsp;&nbsp;"), toQString(c.name), QString::number(c.value),
+                         QString::number(c.line), toQString(c.source).toHtmlEscaped(), toQString(c.reading).toHtmlEscaped());
     }
     row(tr("missing"), f->unknown);
     if (!f->model.empty()) row(tr("model"), f->model + " (" + f->modelSource + ")");
@@ -354,10 +354,8 @@ void DiagnoseDock::showDetails() {
         html += tr("<br><b>boundary:</b> %1 = %2 (the map crosses it)")
                     .arg(toQString(f->sweepAxis.substr(0, f->sweepAxis.find('='))), groupedNumber(static_cast<double>(*f->boundary)));
     row(tr("why"), f->explanation);
-    if (f->limit)
-        html += tr("<br><b>limit:</b> %1").arg(QString::fromStdString(describeLimit(*f->limit)).toHtmlEscaped());
-    if (f->plan)
-        row(tr("planner"), std::string(verdictName(f->plan->verdict)) + (f->plan->message.empty() ? "" : ": " + f->plan->message));
+    if (f->limit) html += tr("<br><b>limit:</b> %1").arg(QString::fromStdString(describeLimit(*f->limit)).toHtmlEscaped());
+    if (f->plan) row(tr("planner"), std::string(verdictName(f->plan->verdict)) + (f->plan->message.empty() ? "" : ": " + f->plan->message));
     row(tr("planned"), f->planNote);
     row(tr("fix"), f->fix);
     row(tr("run"), f->command);
@@ -387,7 +385,9 @@ bool DiagnoseDock::openBoundaryMap(int row) {
     auto axis = parseSweepAxis(finding.sweepAxis, m_state->parameters());
     if (!shape || !axis || !m_state->setShape(*shape)) {
         m_status->setText(tr("The finding's sweep does not fit the planner: %1")
-                              .arg(toQString(!shape ? shape.error() : !axis ? axis.error() : std::string("shape out of range"))));
+                              .arg(toQString(!shape  ? shape.error()
+                                             : !axis ? axis.error()
+                                                     : std::string("shape out of range"))));
         return false;
     }
     // The finding's sweep is one axis (as `tilescope-cli sweep` runs it): a 1-D map along it.

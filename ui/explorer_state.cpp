@@ -155,10 +155,8 @@ void ExplorerState::recordHistory() {
 
 void ExplorerState::replan() {
     m_plan = planWithFix(m_kernel, m_shape, m_device, &database());
-    if (m_compare)
-        m_comparePlan = planWithFix(m_kernel, m_shape, *m_compare, &database());
-    else
-        m_comparePlan.reset();
+    if (m_compare) m_comparePlan = planWithFix(m_kernel, m_shape, *m_compare, &database());
+    else m_comparePlan.reset();
     recordHistory();
 }
 

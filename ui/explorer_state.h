@@ -77,7 +77,7 @@ private:
     std::optional<LaunchPlan> m_comparePlan;
     std::vector<Snapshot> m_undo;
     std::optional<Snapshot> m_last;  // the state after the last recorded change
-    int m_grouped = 0;                // > 0 while one step makes several changes (applyRun, undo)
+    int m_grouped = 0;               // > 0 while one step makes several changes (applyRun, undo)
 };
 
 }  // namespace tilescope

@@ -49,7 +49,8 @@ std::vector<QByteArray> takeObjects(QByteArray& buffer) {
 QString axisText(const SweepAxis& axis, const ParameterList& parameters) {
     QStringList values;
     for (auto v : axis.values) values << QString::number(v);
-    return QString::fromStdString(parameters[static_cast<std::size_t>(axis.parameter)].name) + QLatin1Char('=') + values.join(QLatin1Char(','));
+    return QString::fromStdString(parameters[static_cast<std::size_t>(axis.parameter)].name) + QLatin1Char('=') +
+           values.join(QLatin1Char(','));
 }
 
 }  // namespace
@@ -124,11 +125,12 @@ void GpuRunController::onProbeFinished(int exitCode, QProcess::ExitStatus status
         m_shortState.clear();
     } else {
         m_availability = Availability::Unavailable;
-        m_reason = status == QProcess::NormalExit && exitCode == kWorkerNoGpu
-                       ? tr("No CUDA GPU on this machine (tilescope-cli run exits 3): %1").arg(errors.isEmpty() ? tr("no device") : errors)
-                       : tr("The GPU worker did not answer the probe (%1).").arg(errors.isEmpty() ? tr("it crashed or could not start") : errors);
+        m_reason =
+            status == QProcess::NormalExit && exitCode == kWorkerNoGpu
+                ? tr("No CUDA GPU on this machine (tilescope-cli run exits 3): %1").arg(errors.isEmpty() ? tr("no device") : errors)
+                : tr("The GPU worker did not answer the probe (%1).").arg(errors.isEmpty() ? tr("it crashed or could not start") : errors);
         m_shortState = status == QProcess::NormalExit && exitCode == kWorkerNoGpu ? tr("no CUDA GPU on this machine")
-                                                                                 : tr("the GPU worker did not answer");
+                                                                                  : tr("the GPU worker did not answer");
     }
     emit availabilityChanged();
 }
@@ -156,9 +158,15 @@ bool GpuRunController::startSweep(const KernelChoice& kernel, const Shape& base,
             if (y) setAxisValue(shape, *y, iy);
             plans.push_back(planWithFix(kernel, shape, modelDevice, &DeviceDatabase::embedded()));
         }
-    QStringList arguments{QStringLiteral("sweep"), QStringLiteral("-k"), toQString(kernel.family->name()), QStringLiteral("-v"),
-                          toQString(kernel.variantName()), QStringLiteral("-s"), QString::fromStdString(formatShape(base, parameters)),
-                          QStringLiteral("--x"), axisText(x, parameters)};
+    QStringList arguments{QStringLiteral("sweep"),
+                          QStringLiteral("-k"),
+                          toQString(kernel.family->name()),
+                          QStringLiteral("-v"),
+                          toQString(kernel.variantName()),
+                          QStringLiteral("-s"),
+                          QString::fromStdString(formatShape(base, parameters)),
+                          QStringLiteral("--x"),
+                          axisText(x, parameters)};
     if (y) arguments << QStringLiteral("--y") << axisText(*y, parameters);
     arguments << QStringLiteral("--run");
     return start(arguments, std::move(plans), parameters);
@@ -265,7 +273,8 @@ void GpuRunController::finish(const QString& failure) {
         return;
     }
     const std::string reason = failure.isEmpty() ? std::string("the worker ended before reporting this run") : failure.toStdString();
-    for (std::size_t i = m_results.size(); i < m_expected.size(); ++i) m_results.push_back(failedWorkerRun(m_expected[i], m_parameters, reason));
+    for (std::size_t i = m_results.size(); i < m_expected.size(); ++i)
+        m_results.push_back(failedWorkerRun(m_expected[i], m_parameters, reason));
     emit progress(done(), total());
     emit availabilityChanged();
     emit finished(std::move(m_results), failure);

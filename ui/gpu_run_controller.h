@@ -48,8 +48,7 @@ public:
     // `plans` are the model's plans for each shape the worker will run, in its order; a run the
     // worker never reports is recorded with its plan and the failure reason.
     bool startRun(const KernelChoice& kernel, const Shape& shape, const LaunchPlan& modelPlan);
-    bool startSweep(const KernelChoice& kernel, const Shape& base, SweepAxis x, std::optional<SweepAxis> y,
-                    const DeviceSpec& modelDevice);
+    bool startSweep(const KernelChoice& kernel, const Shape& base, SweepAxis x, std::optional<SweepAxis> y, const DeviceSpec& modelDevice);
     // The roofline of this GPU and driver: copy bandwidth and cuBLAS fp16 / bf16 peaks (calibrationFinished).
     bool startCalibration();
     bool isCalibrating() const { return m_process && m_calibrating; }

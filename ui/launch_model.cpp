@@ -8,9 +8,7 @@ namespace tilescope {
 
 namespace {
 
-QString figure(double v) {
-    return v == static_cast<double>(static_cast<long long>(v)) ? groupedNumber(v) : QString::number(v, 'f', 2);
-}
+QString figure(double v) { return v == static_cast<double>(static_cast<long long>(v)) ? groupedNumber(v) : QString::number(v, 'f', 2); }
 
 }  // namespace
 
@@ -28,10 +26,8 @@ void LaunchModel::setUsage(std::vector<LaunchUsage> usage) {
     const bool sameRows = usage.size() == m_usage.size();
     if (!sameRows) beginResetModel();
     m_usage = std::move(usage);
-    if (!sameRows)
-        endResetModel();
-    else if (!m_usage.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    if (!sameRows) endResetModel();
+    else if (!m_usage.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 int LaunchModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_usage.size()); }
@@ -42,13 +38,13 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const {
     const LaunchUsage& u = m_usage[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Quantity: return QString::fromStdString(u.label);
-        case Value: return u.value ? figure(*u.value) + QLatin1Char(' ') + QString::fromStdString(u.unit) : tr("unknown");
-        case Limit: return u.limit ? figure(*u.limit) : tr("none");
-        case LimitName: return u.limitName.empty() ? tr("—") : QString::fromStdString(u.limitName);
-        case Use:
-            if (u.fraction()) return QString::fromStdString(u.percentText());
-            return tr("—");
+            case Quantity: return QString::fromStdString(u.label);
+            case Value: return u.value ? figure(*u.value) + QLatin1Char(' ') + QString::fromStdString(u.unit) : tr("unknown");
+            case Limit: return u.limit ? figure(*u.limit) : tr("none");
+            case LimitName: return u.limitName.empty() ? tr("—") : QString::fromStdString(u.limitName);
+            case Use:
+                if (u.fraction()) return QString::fromStdString(u.percentText());
+                return tr("—");
         }
     }
     if (role == Qt::ForegroundRole && u.fails()) return QBrush(toQColor(verdictColour(Verdict::InvalidLaunch)));
@@ -60,8 +56,8 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const {
 
 QVariant LaunchModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount) return {};
-    static const char* const kHeaders[] = {QT_TR_NOOP("Quantity"), QT_TR_NOOP("Value"), QT_TR_NOOP("Limit"),
-                                           QT_TR_NOOP("Limit name"), QT_TR_NOOP("Use of limit")};
+    static const char* const kHeaders[] = {QT_TR_NOOP("Quantity"), QT_TR_NOOP("Value"), QT_TR_NOOP("Limit"), QT_TR_NOOP("Limit name"),
+                                           QT_TR_NOOP("Use of limit")};
     return tr(kHeaders[section]);
 }
 

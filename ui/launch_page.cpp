@@ -127,8 +127,7 @@ void LaunchPage::refreshPlots() {
             (u.fails() ? overValues : withinValues).append(barEnd);
             // The limit's name is in the table below: on the chart it pushed "over by …" past the
             // right edge at 1,024 px (issue #15 item 12).
-            label = QStringLiteral("%1 / %2 %3")
-                        .arg(groupedNumber(*u.value), groupedNumber(*u.limit), QString::fromStdString(u.unit));
+            label = QStringLiteral("%1 / %2 %3").arg(groupedNumber(*u.value), groupedNumber(*u.limit), QString::fromStdString(u.unit));
             if (u.over()) label += tr(" — over by %1").arg(groupedNumber(*u.value - *u.limit));
             if (u.under()) label += tr(" — under the minimum of %1").arg(groupedNumber(*u.minimum));
         } else {

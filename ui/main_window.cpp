@@ -131,7 +131,9 @@ void MainWindow::buildMenus() {
     for (int i = 0; i < names.size(); ++i) {
         // The tab's mnemonic '&' goes; its literal "&&" stays "&&", which a menu shows as "&".
         QString text = m_pages->tabText(i);
-        text.replace(QStringLiteral("&&"), QStringLiteral("\x01")).remove(QLatin1Char('&')).replace(QStringLiteral("\x01"), QStringLiteral("&&"));
+        text.replace(QStringLiteral("&&"), QStringLiteral("\x01"))
+            .remove(QLatin1Char('&'))
+            .replace(QStringLiteral("\x01"), QStringLiteral("&&"));
         QAction* action = view->addAction(text, this, [this, i] { m_pages->setCurrentIndex(i); });
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
@@ -176,12 +178,12 @@ QString MainWindow::statusText() const {
 void MainWindow::refreshTitle() {
     const auto family = m_state->kernel().family->name();
     setWindowTitle(tr("%1 / %2 on %3 — %4 — %5 — Tilescope")
-                       .arg(toQString(family), toQString(m_state->kernel().variantName()),
-                            QString::fromStdString(m_state->device().id), m_state->modeText(),
-                            toQString(verdictName(m_state->plan().verdict))));
+                       .arg(toQString(family), toQString(m_state->kernel().variantName()), QString::fromStdString(m_state->device().id),
+                            m_state->modeText(), toQString(verdictName(m_state->plan().verdict))));
     m_statusLabel->setText(statusText());
-    m_statusLabel->setToolTip(QString::fromStdString(m_state->device().name) +
-                              (m_gpu && !m_gpu->unavailableReason().isEmpty() ? QStringLiteral("\n") + m_gpu->unavailableReason() : QString()));
+    m_statusLabel->setToolTip(QString::fromStdString(m_state->device().name) + (m_gpu && !m_gpu->unavailableReason().isEmpty()
+                                                                                    ? QStringLiteral("\n") + m_gpu->unavailableReason()
+                                                                                    : QString()));
 }
 
 void MainWindow::exportCurrentPlot() {
@@ -191,7 +193,8 @@ void MainWindow::exportCurrentPlot() {
     QString file = QFileDialog::getSaveFileName(this, tr("Export plot"), plots.front()->objectName() + QStringLiteral(".png"),
                                                 tr("PNG image (*.png);;PDF document (*.pdf)"));
     if (file.isEmpty()) return;
-    if (!plots.front()->exportTo(file)) QMessageBox::warning(this, tr("Export plot"), tr("Could not write %1 (use .png or .pdf).").arg(file));
+    if (!plots.front()->exportTo(file))
+        QMessageBox::warning(this, tr("Export plot"), tr("Could not write %1 (use .png or .pdf).").arg(file));
 }
 
 void MainWindow::addDiagnoseDock() {
@@ -212,7 +215,8 @@ void MainWindow::addDiagnoseDock() {
     auto* open = new QAction(tr("Open &Model Config…"), file);
     open->setToolTip(tr("Check an AWQ checkpoint's config.json (quant_config.json beside it is read too) on the current device"));
     connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open model config"), modelsFolder(), tr("Model config (*.json);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open model config"), modelsFolder(), tr("Model config (*.json);;All files (*)"));
         if (!path.isEmpty()) m_diagnoseDock->openModelConfig(path);
     });
     const auto actions = file->actions();
@@ -283,8 +287,7 @@ void MainWindow::saveSettings() const {
     settings.setValue(QStringLiteral("shape/device"), QString::fromStdString(m_state->device().id));
     const DeviceSpec* compare = m_state->compareDevice();
     settings.setValue(QStringLiteral("shape/compare"), compare ? QString::fromStdString(compare->id) : QString());
-    settings.setValue(QStringLiteral("shape/values"),
-                      QString::fromStdString(formatShape(m_state->shape(), m_state->parameters())));
+    settings.setValue(QStringLiteral("shape/values"), QString::fromStdString(formatShape(m_state->shape(), m_state->parameters())));
     settings.setValue(QStringLiteral("shape/cuda_runtime"), m_state->cudaRuntime());
 }
 

@@ -66,7 +66,8 @@ void MainWindow::buildTracePages() {
     // "Perf": with "Performance" the eight tabs were ~30 px wider than the pages at 1,024 px, and the
     // Launch tab hid behind scroll arrows (eliding every tab left "R…" for Runs).
     const int performanceTab = m_pages->addTab(m_performance, tr("&Perf"));
-    m_pages->setTabToolTip(performanceTab, tr("Performance: a measured sweep's time, TFLOP/s, GB/s and % of roofline against the swept parameter"));
+    m_pages->setTabToolTip(performanceTab,
+                           tr("Performance: a measured sweep's time, TFLOP/s, GB/s and % of roofline against the swept parameter"));
     auto useCalibrations = [this] { m_runs->model()->setCalibrations(m_calibrations->calibrations()); };
     connect(m_calibrations, &CalibrationStore::changed, this, useCalibrations);
     useCalibrations();
@@ -106,7 +107,8 @@ void MainWindow::buildTraceMenus() {
     file->insertMenu(first, m_recentMenu);
     QMenu* examples = new QMenu(tr("Open E&xample"), this);
     const QDir samples(samplesFolder());
-    for (const QString& name : samples.entryList({QStringLiteral("*.json.gz"), QStringLiteral("*.tilescope.json")}, QDir::Files, QDir::Name))
+    for (const QString& name :
+         samples.entryList({QStringLiteral("*.json.gz"), QStringLiteral("*.tilescope.json")}, QDir::Files, QDir::Name))
         examples->addAction(name, this, [this, path = samples.filePath(name)] { openTrace(path); });
     if (examples->isEmpty()) examples->addAction(tr("(no samples found)"))->setEnabled(false);
     file->insertMenu(first, examples);
@@ -293,7 +295,8 @@ void MainWindow::saveTrace() {
 }
 
 void MainWindow::saveTraceAs() {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), QFileInfo(m_document->displayName()).completeBaseName() + QStringLiteral(".tilescope.json"),
+    QString path = QFileDialog::getSaveFileName(this, tr("Save trace"),
+                                                QFileInfo(m_document->displayName()).completeBaseName() + QStringLiteral(".tilescope.json"),
                                                 tr("Tilescope traces (*.tilescope.json)"));
     if (path.isEmpty()) return;
     if (!path.endsWith(QStringLiteral(".tilescope.json"))) path += QStringLiteral(".tilescope.json");
@@ -302,7 +305,8 @@ void MainWindow::saveTraceAs() {
 
 bool MainWindow::exportReportTo(const QString& path) {
     // The explorer (kernel, shape, devices, verdict, boundary map) and the trace, as the window shows them.
-    auto written = ReportExporter::exportReport(ReportExporter::contentFor(m_state, m_boundary, m_document->trace(), m_document->displayName()), path);
+    auto written =
+        ReportExporter::exportReport(ReportExporter::contentFor(m_state, m_boundary, m_document->trace(), m_document->displayName()), path);
     if (!written) {
         showMessage(tr("Cannot export report"), QString::fromStdString(written.error()));
         return false;
@@ -354,13 +358,15 @@ void MainWindow::refreshGpuActions() {
     // A family that only models launches (custom) has no device code to run, whatever the GPU.
     const bool runnable = family.hasDeviceCode();
     const bool available = gpuAvailable && !m_gpu->isBusy() && runnable;
-    const QString why = !runnable ? tr("%1 has no device code: it checks a launch from its figures only, there is nothing to run.")
-                                        .arg(toQString(family.name()))
-                        : gpuAvailable ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
-                                       : m_gpu->unavailableReason();
+    const QString why =
+        !runnable
+            ? tr("%1 has no device code: it checks a launch from its figures only, there is nothing to run.").arg(toQString(family.name()))
+        : gpuAvailable ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
+                       : m_gpu->unavailableReason();
     m_runAction->setEnabled(available);
     m_sweepAction->setEnabled(available);
-    m_runAction->setToolTip(available ? tr("Run the current kernel and shape on the local GPU (worker: %1)").arg(m_gpu->workerPath()) : why);
+    m_runAction->setToolTip(available ? tr("Run the current kernel and shape on the local GPU (worker: %1)").arg(m_gpu->workerPath())
+                                      : why);
     m_sweepAction->setToolTip(available ? tr("Run every cell of the boundary map on the local GPU") : why);
     const QString state = m_gpu->isBusy() ? tr("a GPU run is in progress") : m_gpu->shortState();
     m_gpuStateAction->setText(state.isEmpty() ? QString() : tr("Unavailable: %1").arg(state));
@@ -393,15 +399,17 @@ void MainWindow::refreshCalibrateAction() {
     if (!m_calibrateAction) return;
     const bool gpuAvailable = m_gpu->availability() == GpuRunController::Availability::Available;
     m_calibrateAction->setEnabled(gpuAvailable && !m_gpu->isBusy());
-    m_calibrateAction->setToolTip(!gpuAvailable     ? m_gpu->unavailableReason()
-                                  : m_gpu->isBusy() ? tr("A GPU run is in progress.")
-                                                    : tr("Measure this GPU's copy bandwidth and cuBLAS fp16 / bf16 peak; the Performance and "
-                                                         "Runs pages then measure runs against it instead of the datasheet"));
+    m_calibrateAction->setToolTip(!gpuAvailable ? m_gpu->unavailableReason()
+                                  : m_gpu->isBusy()
+                                      ? tr("A GPU run is in progress.")
+                                      : tr("Measure this GPU's copy bandwidth and cuBLAS fp16 / bf16 peak; the Performance and "
+                                           "Runs pages then measure runs against it instead of the datasheet"));
 }
 
 void MainWindow::calibrateGpu() {
     if (!m_gpu->startCalibration()) return;
-    m_gpuProgress = new QProgressDialog(tr("Calibrating the roofline of this GPU (copy bandwidth, cuBLAS peaks)…"), tr("Cancel"), 0, 0, this);
+    m_gpuProgress =
+        new QProgressDialog(tr("Calibrating the roofline of this GPU (copy bandwidth, cuBLAS peaks)…"), tr("Cancel"), 0, 0, this);
     m_gpuProgress->setWindowModality(Qt::NonModal);
     m_gpuProgress->setMinimumDuration(0);
     connect(m_gpuProgress, &QProgressDialog::canceled, m_gpu, &GpuRunController::cancel);

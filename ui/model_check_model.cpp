@@ -13,9 +13,7 @@ void ModelCheckModel::setCheck(std::optional<ModelCheck> check) {
     endResetModel();
 }
 
-bool ModelCheckModel::oneSeq() const {
-    return m_check && m_check->options.seqs.size() == 1 && m_check->options.seqs.front() == 1;
-}
+bool ModelCheckModel::oneSeq() const { return m_check && m_check->options.seqs.size() == 1 && m_check->options.seqs.front() == 1; }
 
 const ModelLayerCheck* ModelCheckModel::layer(int row) const {
     if (!m_check || row < 0 || row >= static_cast<int>(m_check->layers.size())) return nullptr;
@@ -45,40 +43,36 @@ QVariant ModelCheckModel::data(const QModelIndex& index, int role) const {
     if (const ModelCheckResult* r = result(index)) {
         const LaunchPlan& plan = r->plan;
         switch (role) {
-        case Qt::DisplayRole:
-            return plan.ok() ? QStringLiteral("ok") : toQString(verdictName(plan.verdict));
-        case Qt::ToolTipRole: {
-            QString tip = tr("%1 at batch %2, seq %3: %4").arg(toQString(l.layer.name)).arg(r->batch).arg(r->seq)
-                              .arg(toQString(verdictName(plan.verdict)));
-            if (!plan.message.empty()) tip += QStringLiteral("\n") + toQString(plan.message);
-            if (!plan.fix.empty()) tip += tr("\nfix: %1").arg(toQString(plan.fix));
-            if (!plan.ok()) tip += tr("\nDouble-click to open this shape in the Shape panel.");
-            return tip;
-        }
-        case Qt::BackgroundRole:
-            // The boundary map's colours, so a cell reads the same on both.
-            return plan.ok() ? QVariant() : QVariant(QBrush(toQColor(verdictColour(plan.verdict)).lighter(150)));
-        case Qt::ForegroundRole:
-            return plan.ok() ? QVariant() : QVariant(QBrush(Qt::black));
-        case Qt::TextAlignmentRole:
-            return QVariant(Qt::AlignCenter);
-        default:
-            return {};
+            case Qt::DisplayRole: return plan.ok() ? QStringLiteral("ok") : toQString(verdictName(plan.verdict));
+            case Qt::ToolTipRole: {
+                QString tip = tr("%1 at batch %2, seq %3: %4")
+                                  .arg(toQString(l.layer.name))
+                                  .arg(r->batch)
+                                  .arg(r->seq)
+                                  .arg(toQString(verdictName(plan.verdict)));
+                if (!plan.message.empty()) tip += QStringLiteral("\n") + toQString(plan.message);
+                if (!plan.fix.empty()) tip += tr("\nfix: %1").arg(toQString(plan.fix));
+                if (!plan.ok()) tip += tr("\nDouble-click to open this shape in the Shape panel.");
+                return tip;
+            }
+            case Qt::BackgroundRole:
+                // The boundary map's colours, so a cell reads the same on both.
+                return plan.ok() ? QVariant() : QVariant(QBrush(toQColor(verdictColour(plan.verdict)).lighter(150)));
+            case Qt::ForegroundRole: return plan.ok() ? QVariant() : QVariant(QBrush(Qt::black));
+            case Qt::TextAlignmentRole: return QVariant(Qt::AlignCenter);
+            default: return {};
         }
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Layer:
-            return toQString(l.layer.name) + (l.layer.note.empty() || l.layer.attention ? QString() : QStringLiteral(" *"));
-        case Kernel:
-            return toQString(l.layer.family) + QLatin1Char('/') + toQString(l.layer.variant);
-        case Fixed: {
-            QStringList parts;
-            for (const auto& [name, value] : l.layer.fixed) parts << toQString(name) + QLatin1Char('=') + QString::number(value);
-            return parts.join(QLatin1Char(' '));
-        }
-        default:
-            return {};
+            case Layer: return toQString(l.layer.name) + (l.layer.note.empty() || l.layer.attention ? QString() : QStringLiteral(" *"));
+            case Kernel: return toQString(l.layer.family) + QLatin1Char('/') + toQString(l.layer.variant);
+            case Fixed: {
+                QStringList parts;
+                for (const auto& [name, value] : l.layer.fixed) parts << toQString(name) + QLatin1Char('=') + QString::number(value);
+                return parts.join(QLatin1Char(' '));
+            }
+            default: return {};
         }
     }
     if (role == Qt::ToolTipRole && index.column() == Layer && !l.layer.note.empty()) return toQString(l.layer.note);
@@ -89,10 +83,10 @@ QVariant ModelCheckModel::headerData(int section, Qt::Orientation orientation, i
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
     switch (section) {
-    case Layer: return tr("layer");
-    case Kernel: return tr("kernel");
-    case Fixed: return tr("shape");
-    default: break;
+        case Layer: return tr("layer");
+        case Kernel: return tr("kernel");
+        case Fixed: return tr("shape");
+        default: break;
     }
     if (!m_check || section < FirstResult || section >= columnCount()) return {};
     const auto& seqs = m_check->options.seqs;
@@ -115,10 +109,8 @@ QStringList modelCheckConclusion(const ModelCheck& check) {
             return g.second->batch == r.batch && g.second->seq == r.seq && g.second->plan.verdict == r.plan.verdict &&
                    g.second->plan.message == r.plan.message;
         });
-        if (same == groups.end())
-            groups.push_back({{toQString(l.layer.name)}, &r});
-        else
-            same->first << toQString(l.layer.name);
+        if (same == groups.end()) groups.push_back({{toQString(l.layer.name)}, &r});
+        else same->first << toQString(l.layer.name);
     }
     for (const auto& [names, r] : groups) {
         lines << QObject::tr("%1: first fails at batch %2, seq %3: %4: %5")

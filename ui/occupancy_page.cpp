@@ -57,9 +57,10 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
     m_assumedRegisters->setObjectName(QStringLiteral("assumedRegisters"));
     m_assumedRegisters->setRange(1, 255);
     m_assumedRegisters->setValue(kDefaultAssumedRegisters);
-    m_assumedRegisters->setToolTip(tr("Registers per thread come from the compiler's ptxas report; this build's table has no "
-                                      "entry for this kernel on this device's architecture. The curves assume this count; the "
-                                      "real point stays unknown."));
+    m_assumedRegisters->setToolTip(
+        tr("Registers per thread come from the compiler's ptxas report; this build's table has no "
+           "entry for this kernel on this device's architecture. The curves assume this count; the "
+           "real point stays unknown."));
     m_summary->setObjectName(QStringLiteral("occupancySummary"));
     m_summary->setWordWrap(true);
     m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -156,9 +157,10 @@ void OccupancyPage::refreshPlots() {
                     .arg(QString::fromStdString(limiterText(o)), assumption);
     }
     if (!registersKnown)
-        text += tr("<br>Registers per thread are <b>unknown</b>: this build's ptxas resource table has no entry for this "
-                   "kernel on this architecture (it compiles the kernels for TILESCOPE_CUDA_ARCHS only), so every figure above "
-                   "is an assumption, not a measurement.");
+        text +=
+            tr("<br>Registers per thread are <b>unknown</b>: this build's ptxas resource table has no entry for this "
+               "kernel on this architecture (it compiles the kernels for TILESCOPE_CUDA_ARCHS only), so every figure above "
+               "is an assumption, not a measurement.");
     m_summary->setText(text);
 }
 

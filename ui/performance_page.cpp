@@ -30,18 +30,28 @@ const QColor kLineColours[] = {QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73
 const QColor kCliffColour(0xC6, 0x28, 0x28);
 // Cliff labels stack in this many rows at the top of the chart, above the data (the y range leaves the room).
 constexpr int kLabelRows = 3;
-constexpr double kLabelRowHeight = 0.075;  // of the axis rect
+constexpr double kLabelRowHeight = 0.075;                                            // of the axis rect
 constexpr double kDataHeadroom = 1.0 / (1.0 - kLabelRows * kLabelRowHeight - 0.05);  // the data in the lower 72 %
 // A cliff label names one plan change (core cliffHeadline) in this many characters at most; the list below the chart has them all.
 constexpr int kLabelExplanationChars = 44;
 constexpr int kTipRadiusPx = 12;
 
-enum TableColumn { LineColumn, XColumn, TimeColumn, TflopsColumn, GbpsColumn, PctColumn, EstimateColumn, RatioColumn, PlanColumn, TableColumns };
+enum TableColumn {
+    LineColumn,
+    XColumn,
+    TimeColumn,
+    TflopsColumn,
+    GbpsColumn,
+    PctColumn,
+    EstimateColumn,
+    RatioColumn,
+    PlanColumn,
+    TableColumns
+};
 
 QString number(std::optional<double> value, int decimals) {
     return value ? QLocale(QLocale::English, QLocale::UnitedStates).toString(*value, 'f', decimals) : QStringLiteral("\u2014");
 }
-
 
 QString elided(const std::string& text) {
     const QString q = QString::fromStdString(text);
@@ -50,9 +60,19 @@ QString elided(const std::string& text) {
 }  // namespace
 
 PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* calibrations, QWidget* parent)
-    : PlotPage(parent), m_document(document), m_calibrations(calibrations), m_stack(new QStackedWidget), m_empty(new QLabel),
-      m_sweep(new QComboBox), m_metric(new QComboBox), m_estimate(new QComboBox), m_roofline(new QLabel), m_plot(new PlotWidget),
-      m_cliffs(new QLabel), m_notes(new QLabel), m_table(new QTableWidget) {
+    : PlotPage(parent),
+      m_document(document),
+      m_calibrations(calibrations),
+      m_stack(new QStackedWidget),
+      m_empty(new QLabel),
+      m_sweep(new QComboBox),
+      m_metric(new QComboBox),
+      m_estimate(new QComboBox),
+      m_roofline(new QLabel),
+      m_plot(new PlotWidget),
+      m_cliffs(new QLabel),
+      m_notes(new QLabel),
+      m_table(new QTableWidget) {
     setObjectName(QStringLiteral("performancePage"));
     m_plot->setObjectName(QStringLiteral("performance"));
     // The legend below the chart: inside it, two GPUs' four entries covered the cliff labels.
@@ -64,24 +84,28 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setText(tr("No measured sweep in this trace.\n\n"
-                        "Run a sweep on a GPU:\n"
-                        "tilescope-cli sweep --run -k gemm_bucket -s N=7168,K=2048 --x M=1:512:+1 > runs.jsonl\n"
-                        "and open runs.jsonl, or use GPU > Sweep the Boundary Map on the GPU;\n"
-                        "or open a trace holding one (File > Open Trace: a *.tilescope.json with measured runs,\n"
-                        "or a GPU worker's *.jsonl / *.jsonl.gz)."));
+    m_empty->setText(
+        tr("No measured sweep in this trace.\n\n"
+           "Run a sweep on a GPU:\n"
+           "tilescope-cli sweep --run -k gemm_bucket -s N=7168,K=2048 --x M=1:512:+1 > runs.jsonl\n"
+           "and open runs.jsonl, or use GPU > Sweep the Boundary Map on the GPU;\n"
+           "or open a trace holding one (File > Open Trace: a *.tilescope.json with measured runs,\n"
+           "or a GPU worker's *.jsonl / *.jsonl.gz)."));
     m_sweep->setObjectName(QStringLiteral("performanceSweep"));
     m_sweep->setToolTip(tr("The measured runs that differ along one parameter (or two), the others equal"));
     m_sweep->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_sweep->setMinimumContentsLength(24);
     m_metric->setObjectName(QStringLiteral("performanceMetric"));
-    for (PerformanceMetric metric : {PerformanceMetric::Time, PerformanceMetric::Tflops, PerformanceMetric::Gbps, PerformanceMetric::PctOfRoofline})
+    for (PerformanceMetric metric :
+         {PerformanceMetric::Time, PerformanceMetric::Tflops, PerformanceMetric::Gbps, PerformanceMetric::PctOfRoofline})
         m_metric->addItem(toQString(performanceMetricName(metric)), static_cast<int>(metric));
     m_estimate->setObjectName(QStringLiteral("performanceEstimate"));
-    m_estimate->setToolTip(tr("Model-mode estimate (roofline bound x wave quantisation): on the GPU each line was measured on, "
-                              "or re-planned on a device you do not have"));
+    m_estimate->setToolTip(
+        tr("Model-mode estimate (roofline bound x wave quantisation): on the GPU each line was measured on, "
+           "or re-planned on a device you do not have"));
     m_estimate->addItem(tr("the measured GPU"), QString());
-    for (const DeviceSpec& d : DeviceDatabase::embedded().devices()) m_estimate->addItem(QString::fromStdString(d.id), QString::fromStdString(d.id));
+    for (const DeviceSpec& d : DeviceDatabase::embedded().devices())
+        m_estimate->addItem(QString::fromStdString(d.id), QString::fromStdString(d.id));
     m_roofline->setObjectName(QStringLiteral("performanceRoofline"));
     m_roofline->setWordWrap(true);
     m_roofline->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -188,7 +212,8 @@ void PerformancePage::refreshPlots() {
         const QString figures = tr("%1 GB/s, %2 TFLOP/s fp16").arg(number(r.bandwidthGBps, 0), number(r.fp16Tflops, 0));
         roofline << tr("%1: %2 (%3)").arg(QString::fromStdString(line.device), QString::fromStdString(line.roofline.label), figures);
     }
-    m_roofline->setText(tr("Roofline — %1. Estimate (dashed): %2.").arg(roofline.join(QStringLiteral("; ")), QString::fromStdString(m_series.estimateLabel)));
+    m_roofline->setText(tr("Roofline — %1. Estimate (dashed): %2.")
+                            .arg(roofline.join(QStringLiteral("; ")), QString::fromStdString(m_series.estimateLabel)));
     QStringList tips;
     for (const PerformanceLine& line : m_series.lines)
         if (!line.roofline.roofline.provenance.empty() && !tips.contains(QString::fromStdString(line.roofline.roofline.provenance)))
@@ -292,7 +317,8 @@ void PerformancePage::redraw() {
     for (const PerformanceLine& line : m_series.lines) {
         for (const PlanChange& change : line.changes) {
             if (change.index == 0 || change.index >= line.points.size()) continue;
-            const double x = between(static_cast<double>(line.points[change.index - 1].x), static_cast<double>(line.points[change.index].x));
+            const double x =
+                between(static_cast<double>(line.points[change.index - 1].x), static_cast<double>(line.points[change.index].x));
             auto* marker = new QCPItemStraightLine(m_plot);
             marker->point1->setCoords(x, 0);
             marker->point2->setCoords(x, 1);
@@ -322,8 +348,9 @@ void PerformancePage::redraw() {
         }
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-    m_cliffs->setText(cliffTexts.isEmpty() ? tr("No cliffs: no step of more than 25 % between neighbouring cells.")
-                                           : tr("Cliffs (a step of more than 25 % between neighbours): %1").arg(cliffTexts.join(QStringLiteral("; "))));
+    m_cliffs->setText(cliffTexts.isEmpty()
+                          ? tr("No cliffs: no step of more than 25 % between neighbouring cells.")
+                          : tr("Cliffs (a step of more than 25 % between neighbours): %1").arg(cliffTexts.join(QStringLiteral("; "))));
     fillTable();
 }
 
@@ -331,8 +358,8 @@ void PerformancePage::fillTable() {
     const bool twoLines = m_series.lines.size() > 1;
     m_table->clearContents();
     const QString x = QString::fromStdString(m_series.xLabel);
-    m_table->setHorizontalHeaderLabels({twoLines ? tr("line") : tr("GPU"), x.isEmpty() ? tr("x") : x, tr("time (µs)"), tr("TFLOP/s"), tr("GB/s"),
-                                        tr("% of roofline"), tr("estimate (µs)"), tr("meas. / est."), tr("plan")});
+    m_table->setHorizontalHeaderLabels({twoLines ? tr("line") : tr("GPU"), x.isEmpty() ? tr("x") : x, tr("time (µs)"), tr("TFLOP/s"),
+                                        tr("GB/s"), tr("% of roofline"), tr("estimate (µs)"), tr("meas. / est."), tr("plan")});
     int rows = 0;
     for (const PerformanceLine& line : m_series.lines) rows += static_cast<int>(line.points.size());
     m_table->setRowCount(rows);
@@ -392,8 +419,8 @@ void PerformancePage::showPointTip(QMouseEvent* event) {
                             QString::fromStdString(found->plan));
     if (found->estimate)
         text += tr("\nestimate %1 µs (bound %2 µs x waves %3); measured / estimate %4")
-                    .arg(number(found->estimate->estimateUs, 3), number(found->estimate->boundUs, 3), number(found->estimate->waveFactor, 2),
-                         number(found->measuredOverEstimate, 2));
+                    .arg(number(found->estimate->estimateUs, 3), number(found->estimate->boundUs, 3),
+                         number(found->estimate->waveFactor, 2), number(found->measuredOverEstimate, 2));
     QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
 }
 

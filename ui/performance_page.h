@@ -41,10 +41,10 @@ public:
     void setMetric(PerformanceMetric metric);
 
 private:
-    void rebuildSweeps();            // the trace changed: find its sweeps
-    void refreshPlots() override;    // the series of the chosen sweep
-    void recolour() override;        // the palette changed: redraw() the same series
-    void redraw();                   // the plot and table in the chosen metric
+    void rebuildSweeps();          // the trace changed: find its sweeps
+    void refreshPlots() override;  // the series of the chosen sweep
+    void recolour() override;      // the palette changed: redraw() the same series
+    void redraw();                 // the plot and table in the chosen metric
     void fillTable();
     void showPointTip(QMouseEvent* event);
 

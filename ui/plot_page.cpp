@@ -7,10 +7,8 @@ namespace tilescope {
 PlotPage::PlotPage(QWidget* parent) : QWidget(parent) {}
 
 void PlotPage::scheduleRefresh() {
-    if (isVisible())
-        refreshNow();
-    else
-        m_stale = true;
+    if (isVisible()) refreshNow();
+    else m_stale = true;
 }
 
 void PlotPage::refreshNow() {
@@ -27,10 +25,8 @@ void PlotPage::showEvent(QShowEvent* event) {
 
 void PlotPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
-        if (isVisible())
-            recolour();
-        else
-            m_stale = true;
+        if (isVisible()) recolour();
+        else m_stale = true;
     }
     QWidget::changeEvent(event);
 }

@@ -105,7 +105,8 @@ QImage ReportExporter::renderKernelTimes(const Trace& trace, QSize size) {
 
 std::vector<ReportPlot> ReportExporter::renderPlots(const Trace& trace) {
     bool anyRecord = !trace.records.empty();
-    for (const auto& run : trace.runs) anyRecord = anyRecord || (run.gpu && !run.gpu->records.empty()) || (run.gpu && !run.gpu->launch.ok());
+    for (const auto& run : trace.runs)
+        anyRecord = anyRecord || (run.gpu && !run.gpu->records.empty()) || (run.gpu && !run.gpu->launch.ok());
     if (!anyRecord) return {};
     const QSize size(kPlotWidth, kPlotHeight);
     return {{"Timeline: kernels by device and stream, failed launches in red", "timeline.png", pngBytes(renderTimeline(trace, size))},
@@ -206,7 +207,8 @@ ReportExplorer ReportExporter::explorerPart(const ExplorerState& state, Boundary
     if (boundary->isBusy() || !boundary->result()) return part;
     const ParameterList& parameters = state.parameters();
     const auto nameOf = [&](int index) {
-        return index >= 0 && index < static_cast<int>(parameters.size()) ? parameters[static_cast<std::size_t>(index)].name : std::string("?");
+        return index >= 0 && index < static_cast<int>(parameters.size()) ? parameters[static_cast<std::size_t>(index)].name
+                                                                         : std::string("?");
     };
     std::string title = "Boundary map on " + state.device().id + ": the verdict along " + nameOf(boundary->xAxis().parameter);
     if (boundary->yAxis()) title += " \u00d7 " + nameOf(boundary->yAxis()->parameter);
@@ -233,10 +235,12 @@ ReportContent ReportExporter::contentFor(const ExplorerState* state, BoundaryPag
                   " on " + state->device().id + (state->compareDevice() ? " (compared with " + state->compareDevice()->id + ")" : "");
     }
     std::string shortSubject;
-    if (state) shortSubject = std::string(content.explorer->plan.family) + " / " + std::string(content.explorer->plan.variant) + " on " + state->device().id;
+    if (state)
+        shortSubject =
+            std::string(content.explorer->plan.family) + " / " + std::string(content.explorer->plan.variant) + " on " + state->device().id;
     content.title = "Tilescope report: " + (hasTrace ? traceName.toStdString() : shortSubject);
-    std::string subtitle = "Exported " + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm")).toStdString() + " UTC by tilescope " +
-                           QCoreApplication::applicationVersion().toStdString() + ".";
+    std::string subtitle = "Exported " + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm")).toStdString() +
+                           " UTC by tilescope " + QCoreApplication::applicationVersion().toStdString() + ".";
     if (state && hasTrace) subtitle += " Explorer: " + subject + ".";  // with no trace, the title and the next section say it
     subtitle += hasTrace ? " Trace: " + traceName.toStdString() + "." : " No trace was open.";
     content.subtitle = subtitle;
@@ -271,7 +275,8 @@ std::unique_ptr<QTextDocument> ReportExporter::pdfDocument(const ReportContent& 
         const QImage image = QImage::fromData(QByteArray::fromStdString(plot.png), "PNG");
         // As wide as the text, but never so tall that a figure and its caption need more than a page.
         double width = page.width() * 0.9;
-        if (image.width() > 0 && image.height() * width / image.width() > page.height() * 0.8) width = page.height() * 0.8 * image.width() / image.height();
+        if (image.width() > 0 && image.height() * width / image.width() > page.height() * 0.8)
+            width = page.height() * 0.8 * image.width() / image.height();
         const int height = image.width() > 0 ? static_cast<int>(image.height() * width / image.width()) : 0;
         text.replace(QStringLiteral("src=\"data:image/png;base64,") + QString::fromStdString(base64Encode(plot.png)) + QLatin1Char('"'),
                      QStringLiteral("width=\"%1\" height=\"%2\" src=\"%3\"").arg(static_cast<int>(width)).arg(height).arg(name));
@@ -309,7 +314,8 @@ QStringList ReportExporter::pageTexts(const QTextDocument& document) {
 double ReportExporter::lastPageFill(const QTextDocument& document) {
     const qreal pageHeight = document.pageSize().height();
     qreal bottom = 0.0;
-    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) bottom = std::max(bottom, spanOf(document, block).bottom);
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next())
+        bottom = std::max(bottom, spanOf(document, block).bottom);
     const qreal onLast = bottom - (document.pageCount() - 1) * pageHeight;
     return std::clamp(onLast / pageHeight, 0.0, 1.0);
 }
@@ -320,7 +326,8 @@ Result<void> ReportExporter::exportReport(const Trace& trace, const QString& pat
 
 Result<void> ReportExporter::exportReport(ReportContent content, const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != QLatin1String("html") && suffix != QLatin1String("htm") && suffix != QLatin1String("pdf") && suffix != QLatin1String("md"))
+    if (suffix != QLatin1String("html") && suffix != QLatin1String("htm") && suffix != QLatin1String("pdf") &&
+        suffix != QLatin1String("md"))
         return Error{"unknown report format '" + suffix.toStdString() + "': use .html, .pdf or .md"};
     if (content.tracePlots.empty() && content.trace) content.tracePlots = renderPlots(*content.trace);
     if (suffix == QLatin1String("md")) {

@@ -57,7 +57,7 @@ public:
     static constexpr int kMinTimelineHeight = 80;
     static constexpr int kMapHeight = 440;
     static constexpr int kMapWaitMs = 20000;
-    static constexpr int kPdfDpi = 96;            // layout pixels = PDF device pixels
+    static constexpr int kPdfDpi = 96;  // layout pixels = PDF device pixels
     static constexpr int kPdfFontPoints = 9;
     // A figure pushed to the next page shrinks into the gap it would leave when it keeps at least
     // this much of its size; a gap smaller than kPdfMinGap of the page is left as it is.

@@ -88,9 +88,9 @@ int RunModel::columnCount(const QModelIndex& parent) const { return parent.isVal
 
 QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[] = {"kind", "kernel", "variant", "shape", "device", "verdict", "grid", "block",
-                                        "smem (B)", "registers", "occupancy %", "duration (µs)", "GB/s", "TFLOP/s",
-                                        "% of roofline", "roofline", "problem"};
+    static const char* const names[] = {"kind", "kernel",  "variant",       "shape",     "device",      "verdict",
+                                        "grid", "block",   "smem (B)",      "registers", "occupancy %", "duration (µs)",
+                                        "GB/s", "TFLOP/s", "% of roofline", "roofline",  "problem"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -99,7 +99,8 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
     const int run = runAt(index.row());
     if (role == RunIndexRole) return run;
     if (role == RecordIndexRole) return recordAt(index.row());
-    if (run >= 0 && index.column() >= Gbps && index.column() <= Roofline) return figureData(static_cast<std::size_t>(run), index.column(), role);
+    if (run >= 0 && index.column() >= Gbps && index.column() <= Roofline)
+        return figureData(static_cast<std::size_t>(run), index.column(), role);
     if (run >= 0) return runData(m_trace->runs[static_cast<std::size_t>(run)], index.column(), role);
     return recordData(static_cast<std::size_t>(recordAt(index.row())), index.column(), role);
 }
@@ -122,45 +123,46 @@ QVariant RunModel::runData(const Run& run, int column, int role) const {
     if (role == Qt::DisplayRole && launched && launchColumn && !p.extraLaunches.empty()) {
         const QString unknown = tr("unknown");
         switch (column) {
-        case Grid: return withExtraLaunches(p, dimText(p.grid), [](const ExtraLaunch& e) { return dimText(e.grid); });
-        case Block: return withExtraLaunches(p, dimText(p.block), [](const ExtraLaunch& e) { return dimText(e.block); });
-        case Smem:
-            return withExtraLaunches(p, QString::number(p.totalSmem()), [](const ExtraLaunch& e) { return QString::number(e.totalSmem()); });
-        case Registers:
-            return withExtraLaunches(p, p.registers ? QString::number(*p.registers) : unknown, [&](const ExtraLaunch& e) {
-                return e.registers ? QString::number(*e.registers) : unknown;
-            });
-        default:
-            return withExtraLaunches(p, p.occupancy ? QString::number(p.occupancy->occupancyPct, 'f', 1) : unknown, [&](const ExtraLaunch& e) {
-                return e.occupancy ? QString::number(e.occupancy->occupancyPct, 'f', 1) : unknown;
-            });
+            case Grid: return withExtraLaunches(p, dimText(p.grid), [](const ExtraLaunch& e) { return dimText(e.grid); });
+            case Block: return withExtraLaunches(p, dimText(p.block), [](const ExtraLaunch& e) { return dimText(e.block); });
+            case Smem:
+                return withExtraLaunches(p, QString::number(p.totalSmem()),
+                                         [](const ExtraLaunch& e) { return QString::number(e.totalSmem()); });
+            case Registers:
+                return withExtraLaunches(p, p.registers ? QString::number(*p.registers) : unknown,
+                                         [&](const ExtraLaunch& e) { return e.registers ? QString::number(*e.registers) : unknown; });
+            default:
+                return withExtraLaunches(
+                    p, p.occupancy ? QString::number(p.occupancy->occupancyPct, 'f', 1) : unknown,
+                    [&](const ExtraLaunch& e) { return e.occupancy ? QString::number(e.occupancy->occupancyPct, 'f', 1) : unknown; });
         }
     }
     switch (column) {
-    case Kind: return toQString(runKindName(run.kind));
-    case Kernel: return toQString(p.family);
-    case Variant: return toQString(p.variant);
-    case Shape: return QString::fromStdString(formatShape(p.shape, run.parameters));
-    case Device: return QString::fromStdString(p.deviceId);
-    case Verdict: return toQString(verdictName(p.verdict));
-    case Grid: return launched ? pick(role, dimText(p.grid), static_cast<qlonglong>(p.grid.volume())) : QVariant();
-    case Block: return launched ? pick(role, dimText(p.block), static_cast<qlonglong>(p.block.volume())) : QVariant();
-    case Smem: return launched ? QVariant(static_cast<qlonglong>(p.totalSmem())) : QVariant();
-    case Registers: return p.registers ? QVariant(*p.registers) : pick(role, tr("unknown"), -1);
-    case Occupancy: return p.occupancy ? pick(role, QString::number(p.occupancy->occupancyPct, 'f', 1), p.occupancy->occupancyPct) : QVariant();
-    case Duration: {
-        if (!run.gpu) return pick(role, tr("predicted"), -1.0);
-        // A run whose launch failed has no duration: "—, failed", as in the report, not 0.000 (issue #15 item 14).
-        const std::string text = runDurationText(run);
-        if (text.rfind("\u2014", 0) == 0) return pick(role, QString::fromStdString(text), -1.0);
-        double us = 0.0;
-        if (run.gpu->timing && run.gpu->timing->repeats > 0) us = run.gpu->timing->medianUs;
-        else
-            for (const auto& r : run.gpu->records) us += static_cast<double>(r.durationNs()) / 1000.0;
-        return pick(role, QString::number(us, 'f', 3), us);
-    }
-    case Problem: return failure.isEmpty() ? QString::fromStdString(p.message) : failure;
-    default: return {};
+        case Kind: return toQString(runKindName(run.kind));
+        case Kernel: return toQString(p.family);
+        case Variant: return toQString(p.variant);
+        case Shape: return QString::fromStdString(formatShape(p.shape, run.parameters));
+        case Device: return QString::fromStdString(p.deviceId);
+        case Verdict: return toQString(verdictName(p.verdict));
+        case Grid: return launched ? pick(role, dimText(p.grid), static_cast<qlonglong>(p.grid.volume())) : QVariant();
+        case Block: return launched ? pick(role, dimText(p.block), static_cast<qlonglong>(p.block.volume())) : QVariant();
+        case Smem: return launched ? QVariant(static_cast<qlonglong>(p.totalSmem())) : QVariant();
+        case Registers: return p.registers ? QVariant(*p.registers) : pick(role, tr("unknown"), -1);
+        case Occupancy:
+            return p.occupancy ? pick(role, QString::number(p.occupancy->occupancyPct, 'f', 1), p.occupancy->occupancyPct) : QVariant();
+        case Duration: {
+            if (!run.gpu) return pick(role, tr("predicted"), -1.0);
+            // A run whose launch failed has no duration: "—, failed", as in the report, not 0.000 (issue #15 item 14).
+            const std::string text = runDurationText(run);
+            if (text.rfind("\u2014", 0) == 0) return pick(role, QString::fromStdString(text), -1.0);
+            double us = 0.0;
+            if (run.gpu->timing && run.gpu->timing->repeats > 0) us = run.gpu->timing->medianUs;
+            else
+                for (const auto& r : run.gpu->records) us += static_cast<double>(r.durationNs()) / 1000.0;
+            return pick(role, QString::number(us, 'f', 3), us);
+        }
+        case Problem: return failure.isEmpty() ? QString::fromStdString(p.message) : failure;
+        default: return {};
     }
 }
 
@@ -174,15 +176,16 @@ QVariant RunModel::figureData(std::size_t run, int column, int role) const {
     if (role == Qt::ToolTipRole)
         return tr("%1 µs; roofline bound %2 µs (%3 roofline)")
             .arg(f->achieved.timeUs, 0, 'f', 3)
-            .arg(f->achieved.boundUs ? QString::number(*f->achieved.boundUs, 'f', 3) : tr("unknown"), QString::fromStdString(f->rooflineLabel));
+            .arg(f->achieved.boundUs ? QString::number(*f->achieved.boundUs, 'f', 3) : tr("unknown"),
+                 QString::fromStdString(f->rooflineLabel));
     auto figure = [&](const std::optional<double>& value, int decimals) {
         return value ? pick(role, QString::number(*value, 'f', decimals), *value) : pick(role, tr("unknown"), -1.0);
     };
     switch (column) {
-    case Gbps: return figure(f->achieved.gbps, 0);
-    case Tflops: return figure(f->achieved.tflops, 2);
-    case PctOfRoofline: return figure(f->achieved.pctOfRoofline, 1);
-    default: return QString::fromStdString(f->rooflineLabel);
+        case Gbps: return figure(f->achieved.gbps, 0);
+        case Tflops: return figure(f->achieved.tflops, 2);
+        case PctOfRoofline: return figure(f->achieved.pctOfRoofline, 1);
+        default: return QString::fromStdString(f->rooflineLabel);
     }
 }
 
@@ -192,8 +195,9 @@ QVariant RunModel::recordData(std::size_t i, int column, int role) const {
     auto problem = [&] {
         QString text = QString::fromStdString(f.violation);
         if (f.occupancyCorrected)
-            text += (text.isEmpty() ? QString() : QStringLiteral("; ")) +
-                    tr("profiler occupancy %1 %, cuda_occupancy.h %2 %").arg(*r.kinetoOccupancyPct, 0, 'f', 1).arg(*f.estAchievedOccupancyPct, 0, 'f', 1);
+            text += (text.isEmpty() ? QString() : QStringLiteral("; ")) + tr("profiler occupancy %1 %, cuda_occupancy.h %2 %")
+                                                                              .arg(*r.kinetoOccupancyPct, 0, 'f', 1)
+                                                                              .arg(*f.estAchievedOccupancyPct, 0, 'f', 1);
         return text;
     };
     if (role == FlaggedRole) return f.flagged();
@@ -202,19 +206,25 @@ QVariant RunModel::recordData(std::size_t i, int column, int role) const {
     if (role != Qt::DisplayRole && role != SortRole) return {};
     const DeviceSpec* device = m_trace->deviceForRecord(r.device);
     switch (column) {
-    case Kind: return tr("recorded");
-    case Kernel: return QString::fromStdString(r.name);
-    case Device: return device ? QString::fromStdString(device->id) : tr("GPU %1").arg(r.device);
-    case Verdict:
-        return !f.violation.empty() ? tr("breaks a limit") : f.occupancyCorrected ? tr("occupancy misreported") : f.checked ? tr("ok") : tr("unchecked");
-    case Grid: return pick(role, dimText(r.grid), static_cast<qlonglong>(r.grid.volume()));
-    case Block: return pick(role, dimText(r.block), static_cast<qlonglong>(r.block.volume()));
-    case Smem: return smemOf(r) ? QVariant(static_cast<qlonglong>(*smemOf(r))) : pick(role, tr("unknown"), -1);
-    case Registers: return r.registersPerThread ? QVariant(*r.registersPerThread) : pick(role, tr("unknown"), -1);
-    case Occupancy: return f.occupancyPct ? pick(role, QString::number(*f.occupancyPct, 'f', 1), *f.occupancyPct) : pick(role, tr("unknown"), -1.0);
-    case Duration: return pick(role, QString::number(static_cast<double>(r.durationNs()) / 1000.0, 'f', 3), static_cast<qlonglong>(r.durationNs()));
-    case Problem: return problem();
-    default: return {};
+        case Kind: return tr("recorded");
+        case Kernel: return QString::fromStdString(r.name);
+        case Device: return device ? QString::fromStdString(device->id) : tr("GPU %1").arg(r.device);
+        case Verdict:
+            return !f.violation.empty()   ? tr("breaks a limit")
+                   : f.occupancyCorrected ? tr("occupancy misreported")
+                   : f.checked            ? tr("ok")
+                                          : tr("unchecked");
+        case Grid: return pick(role, dimText(r.grid), static_cast<qlonglong>(r.grid.volume()));
+        case Block: return pick(role, dimText(r.block), static_cast<qlonglong>(r.block.volume()));
+        case Smem: return smemOf(r) ? QVariant(static_cast<qlonglong>(*smemOf(r))) : pick(role, tr("unknown"), -1);
+        case Registers: return r.registersPerThread ? QVariant(*r.registersPerThread) : pick(role, tr("unknown"), -1);
+        case Occupancy:
+            return f.occupancyPct ? pick(role, QString::number(*f.occupancyPct, 'f', 1), *f.occupancyPct) : pick(role, tr("unknown"), -1.0);
+        case Duration:
+            return pick(role, QString::number(static_cast<double>(r.durationNs()) / 1000.0, 'f', 3),
+                        static_cast<qlonglong>(r.durationNs()));
+        case Problem: return problem();
+        default: return {};
     }
 }
 

@@ -17,7 +17,26 @@ namespace tilescope {
 class RunModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Kind, Kernel, Variant, Shape, Device, Verdict, Grid, Block, Smem, Registers, Occupancy, Duration, Gbps, Tflops, PctOfRoofline, Roofline, Problem, ColumnCount };
+    enum Column {
+        Kind,
+        Kernel,
+        Variant,
+        Shape,
+        Device,
+        Verdict,
+        Grid,
+        Block,
+        Smem,
+        Registers,
+        Occupancy,
+        Duration,
+        Gbps,
+        Tflops,
+        PctOfRoofline,
+        Roofline,
+        Problem,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1, FlaggedRole, RunIndexRole, RecordIndexRole };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -24,8 +24,15 @@ constexpr int kKernelColumnChars = 42;
 }
 
 RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* parent)
-    : QWidget(parent), m_state(state), m_document(document), m_model(new RunModel(this)), m_proxy(new RunFilterModel(this)),
-      m_filter(new QLineEdit), m_flaggedOnly(new QCheckBox(tr("Only &flagged rows"))), m_summary(new QLabel), m_table(new QTableView),
+    : QWidget(parent),
+      m_state(state),
+      m_document(document),
+      m_model(new RunModel(this)),
+      m_proxy(new RunFilterModel(this)),
+      m_filter(new QLineEdit),
+      m_flaggedOnly(new QCheckBox(tr("Only &flagged rows"))),
+      m_summary(new QLabel),
+      m_table(new QTableView),
       m_useRun(new QPushButton(tr("&Use this run's shape"))) {
     setObjectName(QStringLiteral("runsPage"));
     m_proxy->setSourceModel(m_model);
@@ -53,8 +60,9 @@ RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* paren
     bar->addWidget(m_flaggedOnly);
     bar->addWidget(m_useRun);
     m_useRun->setObjectName(QStringLiteral("useRunButton"));
-    m_useRun->setToolTip(tr("Set the Shape panel to the selected run's kernel, device and shape (also: double-click or Enter; "
-                            "Edit > Undo goes back)"));
+    m_useRun->setToolTip(
+        tr("Set the Shape panel to the selected run's kernel, device and shape (also: double-click or Enter; "
+           "Edit > Undo goes back)"));
     m_useRun->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -104,13 +112,12 @@ void RunsPage::refresh() {
     // A profiler trace has records only: no variant or shape to show, and the problem column needs the room.
     m_table->setColumnHidden(RunModel::Variant, trace.runs.empty());
     m_table->setColumnHidden(RunModel::Shape, trace.runs.empty());
-    m_summary->setText(m_document->isEmpty()
-                           ? tr("No trace open: File > Open Trace, Open Example, or Import PyTorch Profiler Trace.")
-                           : tr("%1: %2 runs, %3 kernel records, %4 flagged (tinted rows; hover for why)")
-                                 .arg(QString::fromStdString(trace.source.empty() ? std::string("trace") : trace.source))
-                                 .arg(trace.runs.size())
-                                 .arg(trace.records.size())
-                                 .arg(m_model->flaggedCount()));
+    m_summary->setText(m_document->isEmpty() ? tr("No trace open: File > Open Trace, Open Example, or Import PyTorch Profiler Trace.")
+                                             : tr("%1: %2 runs, %3 kernel records, %4 flagged (tinted rows; hover for why)")
+                                                   .arg(QString::fromStdString(trace.source.empty() ? std::string("trace") : trace.source))
+                                                   .arg(trace.runs.size())
+                                                   .arg(trace.records.size())
+                                                   .arg(m_model->flaggedCount()));
 }
 
 bool RunsPage::applySelectedRun() {

@@ -28,8 +28,14 @@ int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t
 }  // namespace
 
 ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
-    : QWidget(parent), m_state(state), m_device(new QComboBox), m_compare(new QComboBox), m_family(new QComboBox),
-      m_variant(new QComboBox), m_cudaRuntime(new QComboBox), m_parameterForm(new QFormLayout) {
+    : QWidget(parent),
+      m_state(state),
+      m_device(new QComboBox),
+      m_compare(new QComboBox),
+      m_family(new QComboBox),
+      m_variant(new QComboBox),
+      m_cudaRuntime(new QComboBox),
+      m_parameterForm(new QFormLayout) {
     m_device->setObjectName(QStringLiteral("deviceBox"));
     m_compare->setObjectName(QStringLiteral("compareBox"));
     m_family->setObjectName(QStringLiteral("familyBox"));
@@ -38,10 +44,10 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     for (const int major : kCudaRuntimeChoices) {
         const LaunchRejection rejection = launchConfigurationRejection(major);
         m_cudaRuntime->addItem(tr("CUDA %1").arg(major), major);
-        m_cudaRuntime->setItemData(m_cudaRuntime->count() - 1,
-                                   tr("A grid or block over its limit raises %1 (\"%2\")")
-                                       .arg(toQString(rejection.error.name), toQString(rejection.message)),
-                                   Qt::ToolTipRole);
+        m_cudaRuntime->setItemData(
+            m_cudaRuntime->count() - 1,
+            tr("A grid or block over its limit raises %1 (\"%2\")").arg(toQString(rejection.error.name), toQString(rejection.message)),
+            Qt::ToolTipRole);
     }
     m_compare->addItem(tr("none"), QString());
     for (const DeviceSpec& device : state->database().devices()) {
@@ -53,15 +59,17 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
         m_compare->setItemData(m_compare->count() - 1, tip, Qt::ToolTipRole);
     }
     for (const auto& family : state->registry().families())
-        m_family->addItem(QStringLiteral("%1 — %2").arg(QString::fromUtf8(family->name().data(), static_cast<int>(family->name().size())),
-                                                         QString::fromUtf8(family->title().data(), static_cast<int>(family->title().size()))),
-                          QString::fromUtf8(family->name().data(), static_cast<int>(family->name().size())));
+        m_family->addItem(
+            QStringLiteral("%1 — %2").arg(QString::fromUtf8(family->name().data(), static_cast<int>(family->name().size())),
+                                          QString::fromUtf8(family->title().data(), static_cast<int>(family->title().size()))),
+            QString::fromUtf8(family->name().data(), static_cast<int>(family->name().size())));
     m_device->setToolTip(tr("The device the shape is planned for (its limits come from the device database)"));
     m_compare->setToolTip(tr("A second device drawn alongside: occupancy series, capacity line, boundary outline"));
     m_family->setToolTip(tr("Kernel family"));
     m_variant->setToolTip(tr("Variant: which upstream launch design is followed"));
-    m_cudaRuntime->setToolTip(tr("The CUDA runtime whose launch errors are predicted: a grid or block over its limit is "
-                                 "cudaErrorInvalidConfiguration on CUDA 12, cudaErrorInvalidValue on CUDA 13"));
+    m_cudaRuntime->setToolTip(
+        tr("The CUDA runtime whose launch errors are predicted: a grid or block over its limit is "
+           "cudaErrorInvalidConfiguration on CUDA 12, cudaErrorInvalidValue on CUDA 13"));
 
     // Sized to what a label needs, not to the longest entry, so the Shape dock stays narrow at 1,024 px;
     // a longer entry is elided and its full text is in the list and the tooltip.
@@ -87,8 +95,7 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     layout->addStretch(1);
 
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] { m_state->setDevice(m_device->currentData().toString()); });
-    connect(m_compare, &QComboBox::currentIndexChanged, this,
-            [this] { m_state->setCompareDevice(m_compare->currentData().toString()); });
+    connect(m_compare, &QComboBox::currentIndexChanged, this, [this] { m_state->setCompareDevice(m_compare->currentData().toString()); });
     connect(m_family, &QComboBox::currentIndexChanged, this, [this] { m_state->setKernel(m_family->currentData().toString()); });
     connect(m_variant, &QComboBox::currentIndexChanged, this, [this] { m_state->setVariant(m_variant->currentIndex()); });
     connect(m_cudaRuntime, &QComboBox::currentIndexChanged, this,
@@ -116,7 +123,7 @@ void ShapePanelWidget::rebuildParameters() {
         spin->setRange(clampToInt(p.minimum), clampToInt(p.maximum));
         spin->setGroupSeparatorShown(true);
         spin->setValue(clampToInt(m_state->shape()[i]));
-        const QString steps = p.isFlag ? tr(" (0 or 1)")
+        const QString steps = p.isFlag                     ? tr(" (0 or 1)")
                               : p.scale == AxisScale::Log2 ? tr("\narrows: powers of two · PageUp/PageDown: double/halve")
                               : p.alignment > 1 ? tr("\narrows: multiples of %1 · PageUp/PageDown: double/halve").arg(p.alignment)
                                                 : tr("\nPageUp/PageDown: double/halve");
@@ -158,9 +165,10 @@ void ShapePanelWidget::syncFromState() {
         m_variant->clear();
         for (const VariantInfo& v : variants) {
             m_variant->addItem(QString::fromStdString(v.name));
-            m_variant->setItemData(m_variant->count() - 1,
-                                   QStringLiteral("%1\nupstream: %2").arg(QString::fromStdString(v.description), QString::fromStdString(v.upstream)),
-                                   Qt::ToolTipRole);
+            m_variant->setItemData(
+                m_variant->count() - 1,
+                QStringLiteral("%1\nupstream: %2").arg(QString::fromStdString(v.description), QString::fromStdString(v.upstream)),
+                Qt::ToolTipRole);
         }
     }
     m_variant->setCurrentIndex(m_state->kernel().variant);

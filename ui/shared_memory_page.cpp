@@ -15,7 +15,11 @@
 namespace tilescope {
 
 SharedMemoryPage::SharedMemoryPage(ExplorerState* state, QWidget* parent)
-    : PlotPage(parent), m_state(state), m_model(new CandidateModel(this)), m_plot(new PlotWidget), m_table(new QTableView),
+    : PlotPage(parent),
+      m_state(state),
+      m_model(new CandidateModel(this)),
+      m_plot(new PlotWidget),
+      m_table(new QTableView),
       m_note(new QLabel) {
     setObjectName(QStringLiteral("sharedMemoryPage"));
     m_plot->setObjectName(QStringLiteral("shared-memory"));
@@ -62,9 +66,10 @@ void SharedMemoryPage::refreshPlots() {
                             .arg(plan.staticSmem)
                             .arg(plan.dynamicSmem));
     } else {
-        m_note->setText(tr("%n candidate(s) tried; the chosen one is highlighted. Capacity = the device's opt-in limit "
-                           "per block (smem_per_block_optin); the default limit without opt-in is dashed.",
-                           nullptr, static_cast<int>(bars.size())));
+        m_note->setText(
+            tr("%n candidate(s) tried; the chosen one is highlighted. Capacity = the device's opt-in limit "
+               "per block (smem_per_block_optin); the default limit without opt-in is dashed.",
+               nullptr, static_cast<int>(bars.size())));
     }
 
     auto* others = new QCPBars(m_plot->xAxis, m_plot->yAxis);
@@ -84,7 +89,8 @@ void SharedMemoryPage::refreshPlots() {
         const TileCandidate& c = bars[static_cast<std::size_t>(i)];
         (i == chosen ? picked : others)->addData(i, static_cast<double>(c.smemBytes));
         // "M<=32: 16x128x128, 4 stages" one line per part: on one line neighbouring labels ran together.
-        ticker->addTick(i, toQString(c.name).replace(QStringLiteral(": "), QStringLiteral("\n")).replace(QStringLiteral(", "), QStringLiteral("\n")));
+        ticker->addTick(
+            i, toQString(c.name).replace(QStringLiteral(": "), QStringLiteral("\n")).replace(QStringLiteral(", "), QStringLiteral("\n")));
         top = std::max(top, static_cast<double>(c.smemBytes));
         QCPItemText* label = addPlotLabel(m_plot, groupedNumber(static_cast<double>(c.smemBytes)));
         label->position->setCoords(i, static_cast<double>(c.smemBytes));
@@ -109,8 +115,7 @@ void SharedMemoryPage::refreshPlots() {
         capacityLine->point2->setCoords(1, capacity);
         capacityLine->setPen(QPen(line.colour, 2));
         QCPItemText* label = addPlotLabel(m_plot, tr("%1 capacity %2 B (%3)")
-                                                      .arg(QString::fromStdString(line.device->id),
-                                                           groupedNumber(capacity),
+                                                      .arg(QString::fromStdString(line.device->id), groupedNumber(capacity),
                                                            QString::fromStdString(line.device->archName())));
         label->setColor(line.colour == m_plot->textColour() ? line.colour : line.colour.darker(130));
         label->setBrush(palette().brush(QPalette::Base));

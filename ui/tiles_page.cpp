@@ -29,8 +29,14 @@ int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t
 }  // namespace
 
 TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
-    : PlotPage(parent), m_state(state), m_plot(new PlotWidget), m_parameter(new QComboBox), m_from(new ShapeSpinBox({})),
-      m_to(new ShapeSpinBox({})), m_summary(new QLabel), m_figures(new QLabel) {
+    : PlotPage(parent),
+      m_state(state),
+      m_plot(new PlotWidget),
+      m_parameter(new QComboBox),
+      m_from(new ShapeSpinBox({})),
+      m_to(new ShapeSpinBox({})),
+      m_summary(new QLabel),
+      m_figures(new QLabel) {
     setObjectName(QStringLiteral("tilesPage"));
     m_plot->setObjectName(QStringLiteral("tiles"));
     m_plot->yAxis->setLabel(tr("Tile / bucket chosen"));
@@ -173,18 +179,18 @@ void TilesPage::refreshPlots() {
     const QString sampled = spec.alignment > 1 ? tr("%1 (multiples of %2)").arg(QString::fromStdString(spec.name)).arg(spec.alignment)
                                                : QString::fromStdString(spec.name);
     const auto& values = m_series.axis.values;
-    m_summary->setText(tr("%1 values of %2 from %3 to %4 on %5: %6 distinct tiles or buckets, %7 failing values (the "
-                          "banner and the Boundaries page say why).")
-                           .arg(m_series.points.size())
-                           .arg(sampled, groupedNumber(static_cast<double>(values.empty() ? m_from->value() : values.front())),
-                                groupedNumber(static_cast<double>(values.empty() ? m_to->value() : values.back())),
-                                QString::fromStdString(m_state->device().id))
-                           .arg(m_series.tileNames.size())
-                           .arg(failures) +
-                       (m_series.axis.followers.empty()
-                            ? QString()
-                            : QLatin1Char(' ') + QString::fromStdString(followerNote(m_series.axis, m_state->parameters())) +
-                                  QLatin1Char('.')));
+    m_summary->setText(
+        tr("%1 values of %2 from %3 to %4 on %5: %6 distinct tiles or buckets, %7 failing values (the "
+           "banner and the Boundaries page say why).")
+            .arg(m_series.points.size())
+            .arg(sampled, groupedNumber(static_cast<double>(values.empty() ? m_from->value() : values.front())),
+                 groupedNumber(static_cast<double>(values.empty() ? m_to->value() : values.back())),
+                 QString::fromStdString(m_state->device().id))
+            .arg(m_series.tileNames.size())
+            .arg(failures) +
+        (m_series.axis.followers.empty()
+             ? QString()
+             : QLatin1Char(' ') + QString::fromStdString(followerNote(m_series.axis, m_state->parameters())) + QLatin1Char('.')));
 }
 
 }  // namespace tilescope

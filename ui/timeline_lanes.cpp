@@ -54,7 +54,8 @@ void FailedLaunchLanePainter::paint(QPainter& painter, const TimelineLayout& lay
     for (const auto& marker : lane.markers) {
         if (marker.atNs < layout.viewBeginNs() || marker.atNs > layout.viewEndNs()) continue;
         const double x = area.left() + layout.xForNs(marker.atNs);
-        painter.drawPolygon(QPolygonF({QPointF(x, middle - half), QPointF(x + half, middle), QPointF(x, middle + half), QPointF(x - half, middle)}));
+        painter.drawPolygon(
+            QPolygonF({QPointF(x, middle - half), QPointF(x + half, middle), QPointF(x, middle + half), QPointF(x - half, middle)}));
     }
     painter.setBrush(Qt::NoBrush);
     painter.setPen(palette.color(QPalette::Mid));

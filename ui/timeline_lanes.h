@@ -15,12 +15,14 @@ class TimelineLayout;
 class StreamLanePainter {
 public:
     // Bars narrower than a pixel are drawn one pixel wide so short kernels stay visible.
-    static void paint(QPainter& painter, const TimelineLayout& layout, const TimelineLane& lane, const QRect& area, const QPalette& palette);
+    static void paint(QPainter& painter, const TimelineLayout& layout, const TimelineLane& lane, const QRect& area,
+                      const QPalette& palette);
 };
 
 class FailedLaunchLanePainter {
 public:
-    static void paint(QPainter& painter, const TimelineLayout& layout, const TimelineLane& lane, const QRect& area, const QPalette& palette);
+    static void paint(QPainter& painter, const TimelineLayout& layout, const TimelineLane& lane, const QRect& area,
+                      const QPalette& palette);
 };
 
 }  // namespace tilescope

@@ -80,7 +80,8 @@ QString TimelineView::textAt(const QPoint& position) const {
                        tr("duration %1 · grid %2 · block %3").arg(durationText(r.durationNs()), dimText(r.grid), dimText(r.block));
         if (r.registersPerThread) text += tr(" · %1 registers").arg(*r.registersPerThread);
         if (r.sharedMemory) text += tr(" · %1 B shared memory").arg(*r.sharedMemory);
-        else if (r.staticSmem || r.dynamicSmem) text += tr(" · %1 B shared memory").arg(r.staticSmem.value_or(0) + r.dynamicSmem.value_or(0));
+        else if (r.staticSmem || r.dynamicSmem)
+            text += tr(" · %1 B shared memory").arg(r.staticSmem.value_or(0) + r.dynamicSmem.value_or(0));
         text += tr("\nstream %1 · correlation id %2").arg(r.stream).arg(r.correlationId);
         if (bar->run >= 0) text += tr(" · run %1").arg(bar->run + 1);
         return text;

@@ -26,7 +26,7 @@ public:
     // Runs added (GPU measurements, predictions) since the trace was opened or saved: what closing
     // without saving would lose; an unsaved import can always be imported again.
     int unsavedRuns() const { return m_unsavedRuns; }
-    QString displayName() const;             // file name (an import's: its source file), or "untitled"
+    QString displayName() const;  // file name (an import's: its source file), or "untitled"
 
     // Reads a native trace or a profiler trace. On error the open trace is kept and the reader's
     // message returned.

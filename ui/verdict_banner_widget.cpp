@@ -38,8 +38,7 @@ QString describe(const LaunchPlan& plan) {
     }
     QString text = QStringLiteral("<b>%1</b>: %2")
                        .arg(toQString(verdictName(plan.verdict)), breakable(QString::fromStdString(plan.message).toHtmlEscaped()));
-    if (plan.limit)
-        text += QStringLiteral("<br>limit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)).toHtmlEscaped());
+    if (plan.limit) text += QStringLiteral("<br>limit: %1").arg(QString::fromStdString(describeLimit(*plan.limit)).toHtmlEscaped());
     if (plan.cudaError) text += QStringLiteral(" (%1, %2)").arg(toQString(plan.cudaError->name)).arg(plan.cudaError->code);
     if (!plan.fix.empty()) text += QStringLiteral("<br>fix: %1").arg(breakable(QString::fromStdString(plan.fix).toHtmlEscaped()));
     return text;

@@ -18,9 +18,7 @@ std::string formatBytes(double bytes) {
     return buffer;
 }
 
-std::string formatDim(const Dim3& d) {
-    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
-}
+std::string formatDim(const Dim3& d) { return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")"; }
 
 char verdictGlyph(Verdict verdict) {
     switch (verdict) {

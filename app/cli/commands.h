@@ -32,8 +32,8 @@ void addRunCommand(CLI::App& app, int& exitCode);
 // `calibrate`: the local GPU's measured roofline (commands_run.cpp).
 void addCalibrateCommand(CLI::App& app, int& exitCode);
 // `sweep --run`: every cell on the local GPU, one JSON line per finished cell (commands_run.cpp).
-int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y,
-                  int repeat, bool check, bool flushL2, const std::string& calibrationPath);
+int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis& x, const std::optional<SweepAxis>& y, int repeat,
+                  bool check, bool flushL2, const std::string& calibrationPath);
 // --calibration FILE: the calibration `calibrate --json` wrote (errors name the file).
 tilescope::Result<tilescope::Calibration> readCalibrationFile(const std::string& path);
 // The roofline a live GPU's runs are held against: the calibration FILE (refused when measured on
@@ -46,12 +46,11 @@ void addImportKinetoCommand(CLI::App& app, int& exitCode);
 // check-launch: kernels of a ptxas log, an Nsight Compute CSV or a profiler trace as custom launches (commands_check_launch.cpp).
 void addCheckLaunchCommand(CLI::App& app, int& exitCode);
 // --trace FILE of plan and sweep (commands_trace.cpp): save what the command did as a native trace.
-void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
-                   const tilescope::DeviceSpec& device, const std::string& path);
+void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel, const tilescope::DeviceSpec& device,
+                   const std::string& path);
 void saveSweepTrace(const tilescope::BoundaryMap& map, const std::string& path);
 // --trace FILE of run: a measured run when the kernel was launched, else the predicted plan.
-void saveRunTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel,
-                  const tilescope::DeviceSpec& device, const std::optional<tilescope::GpuOutcome>& outcome,
-                  const std::string& path);
+void saveRunTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel, const tilescope::DeviceSpec& device,
+                  const std::optional<tilescope::GpuOutcome>& outcome, const std::string& path);
 
 }  // namespace tilescope::cli

@@ -48,8 +48,7 @@ Dim3 parseDims(const std::string& text, std::string_view option) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
         if (count == 3) throw UsageError{std::string(option) + ": at most three dimensions x,y,z"};
         auto value = parseInteger(std::string_view(text).substr(start, comma - start));
-        if (!value || *value < 1)
-            throw UsageError{std::string(option) + ": '" + text + "' is not x[,y[,z]] with positive integers"};
+        if (!value || *value < 1) throw UsageError{std::string(option) + ": '" + text + "' is not x[,y[,z]] with positive integers"};
         values[count++] = *value;
         start = comma + 1;
     }
@@ -73,7 +72,9 @@ std::vector<const DeviceSpec*> chosenDevices(const std::string& text, std::vecto
     return devices;
 }
 
-bool isGzip(const std::string& text) { return text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b; }
+bool isGzip(const std::string& text) {
+    return text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b;
+}
 
 bool looksLikeJson(const std::string& text) {
     for (const char c : text) {
@@ -140,7 +141,8 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
     }
     Shape shape = Shape::defaults(parameters);
     const Dim3 grid = launch.grid ? *launch.grid : gridOption.value_or(Dim3{1, 1, 1});
-    if (!launch.grid) check.assumptions.push_back(gridOption ? "grid from --grid" : "grid (1, 1, 1): the report gives none, --grid sets one");
+    if (!launch.grid)
+        check.assumptions.push_back(gridOption ? "grid from --grid" : "grid (1, 1, 1): the report gives none, --grid sets one");
     shape[CustomFamily::GridX] = grid.x;
     shape[CustomFamily::GridY] = grid.y;
     shape[CustomFamily::GridZ] = grid.z;
@@ -151,8 +153,9 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
         shape[CustomFamily::BlockY] = block->y;
         shape[CustomFamily::BlockZ] = block->z;
     } else {
-        check.assumptions.push_back("block: the largest (a multiple of 32 threads) whose registers fit each device, as "
-                                    "__launch_bounds__ could ask; --block sets one");
+        check.assumptions.push_back(
+            "block: the largest (a multiple of 32 threads) whose registers fit each device, as "
+            "__launch_bounds__ could ask; --block sets one");
     }
     shape[CustomFamily::Registers] = *launch.registers;
     std::int64_t staticSmem = launch.staticSmem.value_or(0);
@@ -187,8 +190,9 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
     bool optedIn = false;
     for (const DeviceResult& r : check.results) optedIn = optedIn || r.plan.optsIntoLargeSmem;
     if (optedIn)
-        check.assumptions.push_back("smem_optin=1 wherever static + dynamic shared memory passes the device's default "
-                                    "limit (a kernel that ran with more had opted in)");
+        check.assumptions.push_back(
+            "smem_optin=1 wherever static + dynamic shared memory passes the device's default "
+            "limit (a kernel that ran with more had opted in)");
     return check;
 }
 
@@ -208,8 +212,8 @@ std::string figuresText(const ReportedLaunch& l) {
     if (l.stackBytes) parts.push_back(withThousands(*l.stackBytes) + " B stack");
     if (l.spillStoreBytes && l.spillLoadBytes)
         parts.push_back(*l.spillStoreBytes + *l.spillLoadBytes == 0 ? std::string("no spills")
-                                                                     : withThousands(*l.spillStoreBytes) + " B spill stores, " +
-                                                                           withThousands(*l.spillLoadBytes) + " B spill loads");
+                                                                    : withThousands(*l.spillStoreBytes) + " B spill stores, " +
+                                                                          withThousands(*l.spillLoadBytes) + " B spill loads");
     return joinList(parts);
 }
 
@@ -241,8 +245,8 @@ std::string summaryLine(const KernelCheck& check) {
 
 void printText(const std::string& input, const LaunchReport& report, const std::vector<KernelCheck>& checks, int cudaRuntime) {
     std::cout << (input == "-" ? std::string("standard input") : input) << ": " << launchReportKindName(report.kind) << ", "
-              << report.launches.size() << (report.launches.size() == 1 ? " kernel" : " kernels")
-              << "; launch errors as the CUDA " << cudaRuntime << " runtime names them\n";
+              << report.launches.size() << (report.launches.size() == 1 ? " kernel" : " kernels") << "; launch errors as the CUDA "
+              << cudaRuntime << " runtime names them\n";
     for (const std::string& note : report.notes) std::cout << "note: " << note << '\n';
     for (std::size_t i = 0; i < checks.size(); ++i) {
         const KernelCheck& check = checks[i];
@@ -295,8 +299,8 @@ ordered_json optionalJson(const std::optional<T>& value) {
     return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
-ordered_json checksJson(const std::string& input, const LaunchReport& report, const std::vector<KernelCheck>& checks,
-                        int cudaRuntime, const std::vector<const DeviceSpec*>& devices, const KernelChoice& kernel) {
+ordered_json checksJson(const std::string& input, const LaunchReport& report, const std::vector<KernelCheck>& checks, int cudaRuntime,
+                        const std::vector<const DeviceSpec*>& devices, const KernelChoice& kernel) {
     ordered_json kernels = ordered_json::array();
     bool pass = true;
     for (const KernelCheck& check : checks) {
@@ -341,8 +345,12 @@ ordered_json checksJson(const std::string& input, const LaunchReport& report, co
     }
     ordered_json deviceIds = ordered_json::array();
     for (const DeviceSpec* d : devices) deviceIds.push_back(d->id);
-    return {{"input", input},       {"format", launchReportKindName(report.kind)}, {"cuda_runtime", cudaRuntime},
-            {"devices", deviceIds}, {"notes", report.notes},                       {"kernels", kernels},
+    return {{"input", input},
+            {"format", launchReportKindName(report.kind)},
+            {"cuda_runtime", cudaRuntime},
+            {"devices", deviceIds},
+            {"notes", report.notes},
+            {"kernels", kernels},
             {"pass", pass}};
 }
 
@@ -359,10 +367,8 @@ int runCheckLaunch(const CheckLaunchOptions& o) {
     for (const ReportedLaunch& launch : report.launches) checks.push_back(checkKernel(launch, kernel, devices, block, grid));
     bool pass = true;
     for (const KernelCheck& c : checks) pass = pass && c.unchecked.empty() && failures(c).empty();
-    if (o.json)
-        std::cout << checksJson(o.input, report, checks, cudaRuntime, devices, kernel).dump(2) << '\n';
-    else
-        printText(o.input, report, checks, cudaRuntime);
+    if (o.json) std::cout << checksJson(o.input, report, checks, cudaRuntime, devices, kernel).dump(2) << '\n';
+    else printText(o.input, report, checks, cudaRuntime);
     return pass ? kExitOk : kExitFails;
 }
 
@@ -389,7 +395,8 @@ void addCheckLaunchCommand(CLI::App& app, int& exitCode) {
     command->add_option("--devices", o->devices, "'all' (default) or database ids / device .json files, comma-separated");
     command->add_option("--cuda", o->cuda,
                         "CUDA runtime major version whose launch errors to predict: 12 or 13 (default: the local runtime "
-                        "with a GPU, else this build's toolkit, " + std::to_string(toolkitCudaRuntime()) + ")");
+                        "with a GPU, else this build's toolkit, " +
+                            std::to_string(toolkitCudaRuntime()) + ")");
     command->add_flag("--json", o->json,
                       "{\"input\", \"format\", \"cuda_runtime\", \"devices\", \"notes\", \"kernels\": [{..., \"fails_on\", "
                       "\"results\": [per device]}], \"pass\"}");

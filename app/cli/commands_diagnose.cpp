@@ -66,17 +66,17 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     for (const auto& l : f.layers) {
         std::string shape;
         for (const auto& v : l.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
-        rows.push_back({"      " + l.name, shape + ": " + std::string(verdictName(l.verdict)) + (l.message.empty() ? "" : " - " + l.message)});
+        rows.push_back(
+            {"      " + l.name, shape + ": " + std::string(verdictName(l.verdict)) + (l.message.empty() ? "" : " - " + l.message)});
     }
     std::string device = f.deviceId.empty() ? (f.arch.empty() ? "not named in the log" : f.arch + " (more than one GPU in the database)")
                                             : f.deviceId + " (" + (f.deviceText.empty() ? f.arch : f.deviceText) + ")";
     rows.push_back({"    device", device});
     if (!f.impliedDevices.empty()) rows.push_back({"    implies", joinList(f.impliedDevices) + " (" + f.impliedBy + ")"});
-    if (f.limit)
-        rows.push_back({"    limit", describeLimit(*f.limit)});
+    if (f.limit) rows.push_back({"    limit", describeLimit(*f.limit)});
     if (f.plan)
-        rows.push_back({"    planner", std::string(verdictName(f.plan->verdict)) +
-                                          (f.plan->message.empty() ? "" : ": " + f.plan->message)});
+        rows.push_back(
+            {"    planner", std::string(verdictName(f.plan->verdict)) + (f.plan->message.empty() ? "" : ": " + f.plan->message)});
     if (!f.planNote.empty()) rows.push_back({"    ", f.planNote});
     rows.push_back({"    why", f.explanation});
     rows.push_back({"    fix", f.fix});
@@ -85,7 +85,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     if (f.boundary && !f.sweepAxis.empty()) {
         const auto eq = f.sweepAxis.find('=');
         rows.push_back({"    boundary", f.sweepAxis.substr(0, eq) + " = " + withThousands(*f.boundary) +
-                                           " (the last passing value next to the failure); the sweep " + f.sweepAxis + " crosses it"});
+                                            " (the last passing value next to the failure); the sweep " + f.sweepAxis + " crosses it"});
     }
     printTable(std::cout, rows);
 }
@@ -110,8 +110,8 @@ int runDiagnose(const std::string& path, const std::string& modelPath, bool json
                      "resources, out of memory)\n";
     } else {
         const auto& findings = diagnosis->findings;
-        std::cout << findings.size() << (findings.size() == 1 ? " finding" : " findings") << " in " << name << " ("
-                  << diagnosis->lineCount << " lines)";
+        std::cout << findings.size() << (findings.size() == 1 ? " finding" : " findings") << " in " << name << " (" << diagnosis->lineCount
+                  << " lines)";
         if (findings.size() > 1) std::cout << "; the first is the cause, CUDA errors after it are its consequences";
         std::cout << "\n\n";
         for (std::size_t i = 0; i < findings.size(); ++i) {
@@ -153,12 +153,11 @@ void printModelCheck(const ModelCheck& check) {
     header.push_back({"quantization", "AWQ " + std::to_string(m.bits) + "-bit, version \"" + m.version + "\" -> " +
                                           std::string(packingFamily(m.packing)) + " / " + std::string(packingVariant(m.packing)) +
                                           ", group_size " + std::to_string(m.groupSize) +
-                                          (m.zeroPoint ? std::string(", zero_point ") + (*m.zeroPoint ? "true" : "false") : "") +
-                                          " (" + m.quantSource + ")"});
-    header.push_back({"architecture", "hidden " + std::to_string(m.hiddenSize) + ", intermediate " +
-                                          std::to_string(m.intermediateSize) + ", heads " + std::to_string(m.heads) + " (kv " +
-                                          std::to_string(m.kvHeads) + "), head_dim " + std::to_string(m.headDim) +
-                                          (m.headDimExplicit ? "" : " (hidden_size / heads)")});
+                                          (m.zeroPoint ? std::string(", zero_point ") + (*m.zeroPoint ? "true" : "false") : "") + " (" +
+                                          m.quantSource + ")"});
+    header.push_back({"architecture", "hidden " + std::to_string(m.hiddenSize) + ", intermediate " + std::to_string(m.intermediateSize) +
+                                          ", heads " + std::to_string(m.heads) + " (kv " + std::to_string(m.kvHeads) + "), head_dim " +
+                                          std::to_string(m.headDim) + (m.headDimExplicit ? "" : " (hidden_size / heads)")});
     for (const auto& note : m.notes) header.push_back({"note", note});
     header.push_back({"device", check.device.id + " (" + check.device.name + ", " + check.device.archName() + ")"});
     printTable(std::cout, header);
@@ -168,7 +167,8 @@ void printModelCheck(const ModelCheck& check) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head{"layer", "kernel", "shape"};
     for (auto b : check.options.batches)
-        for (auto s : check.options.seqs) head.push_back(oneSeq ? "b" + std::to_string(b) : "b" + std::to_string(b) + "/s" + std::to_string(s));
+        for (auto s : check.options.seqs)
+            head.push_back(oneSeq ? "b" + std::to_string(b) : "b" + std::to_string(b) + "/s" + std::to_string(s));
     rows.push_back(head);
     for (const auto& l : check.layers) {
         std::vector<std::string> row{l.layer.name + (l.layer.note.empty() || l.layer.attention ? "" : " *"),
@@ -188,10 +188,8 @@ void printModelCheck(const ModelCheck& check) {
             return g.second->batch == r.batch && g.second->seq == r.seq && g.second->plan.verdict == r.plan.verdict &&
                    g.second->plan.message == r.plan.message;
         });
-        if (same == groups.end())
-            groups.push_back({{l.layer.name}, &r});
-        else
-            same->first.push_back(l.layer.name);
+        if (same == groups.end()) groups.push_back({{l.layer.name}, &r});
+        else same->first.push_back(l.layer.name);
     }
     if (!groups.empty()) std::cout << "\nfirst failure per layer:\n";
     for (const auto& [names, r] : groups) {
@@ -199,7 +197,8 @@ void printModelCheck(const ModelCheck& check) {
         for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
         std::cout << "  " << list << ": batch " << r->batch << (oneSeq ? "" : ", seq " + std::to_string(r->seq)) << ": "
                   << verdictName(r->plan.verdict) << ": " << r->plan.message << '\n';
-        if (!r->plan.fix.empty()) std::cout << "    fix" << (names.size() > 1 ? " (" + names.front() + ")" : "") << ": " << r->plan.fix << '\n';
+        if (!r->plan.fix.empty())
+            std::cout << "    fix" << (names.size() > 1 ? " (" + names.front() + ")" : "") << ": " << r->plan.fix << '\n';
     }
     std::cout << '\n';
     for (const auto& line : check.summary) std::cout << (check.allPass() ? "PASS: " : "FAIL: ") << line << '\n';
@@ -226,36 +225,39 @@ int runCheckModel(const CheckModelOptions& o) {
     options.attentionVariant = o.attention;
     auto check = checkModel(*model, *device, options, builtinKernels(), &database);
     if (!check) throw UsageError{check.error()};
-    if (o.json)
-        std::cout << modelCheckToJson(*check).dump(2) << '\n';
-    else
-        printModelCheck(*check);
+    if (o.json) std::cout << modelCheckToJson(*check).dump(2) << '\n';
+    else printModelCheck(*check);
     return check->allPass() ? kExitOk : kExitFails;
 }
 
 }  // namespace
 
 void addDiagnoseCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand("diagnose", "Find known kernel-failure signatures in a log or traceback: the kernel, the "
-                                                   "limit, the shape, the device, the fix and a ready plan/sweep command.\n"
-                                                   "Exit 0 with findings, 1 when no known signature, 2 for empty or binary input.");
+    auto* command = app.add_subcommand("diagnose",
+                                       "Find known kernel-failure signatures in a log or traceback: the kernel, the "
+                                       "limit, the shape, the device, the fix and a ready plan/sweep command.\n"
+                                       "Exit 0 with findings, 1 when no known signature, 2 for empty or binary input.");
     auto path = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
     auto model = std::make_shared<std::string>();
     command->add_option("file", *path, "the log file, or - for standard input")->required();
-    command->add_option("--model", *model, "the checkpoint's config.json (or folder) when the log names no model Tilescope "
-                                           "knows: gives N, K, heads and head_dim per layer");
-    command->add_flag("--json", *json, "{\"findings\": [...]} with kind, family, variant, message, line, shape, device, fix, "
-                                       "command, consequence_of, ...");
+    command->add_option("--model", *model,
+                        "the checkpoint's config.json (or folder) when the log names no model Tilescope "
+                        "knows: gives N, K, heads and head_dim per layer");
+    command->add_flag("--json", *json,
+                      "{\"findings\": [...]} with kind, family, variant, message, line, shape, device, fix, "
+                      "command, consequence_of, ...");
     command->callback([=, &exitCode] { exitCode = runDiagnose(*path, *model, *json); });
 }
 
 void addCheckModelCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand("check-model", "Plan every linear layer and the attention call of an AWQ checkpoint for "
-                                                      "each batch x seq on a device.\n"
-                                                      "Exit 0 when everything launches, 1 when anything fails, 2 for a bad config.");
+    auto* command = app.add_subcommand("check-model",
+                                       "Plan every linear layer and the attention call of an AWQ checkpoint for "
+                                       "each batch x seq on a device.\n"
+                                       "Exit 0 when everything launches, 1 when anything fails, 2 for a bad config.");
     auto o = std::make_shared<CheckModelOptions>();
-    command->add_option("config", o->config, "a Hugging Face config.json, or the checkpoint folder (config.json and maybe quant_config.json)")
+    command
+        ->add_option("config", o->config, "a Hugging Face config.json, or the checkpoint folder (config.json and maybe quant_config.json)")
         ->required();
     command->add_option("-d,--device", o->device, "device id or device .json file (default: the database default)");
     command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();

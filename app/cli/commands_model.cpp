@@ -44,11 +44,13 @@ void addKernelOptions(CLI::App* command, KernelOptions& options) {
     command->add_option("-v,--variant", options.variant, "variant of the family (default: its first)");
     command->add_option("-d,--device", options.device,
                         "device id from the database (see 'tilescope-cli devices') or a device .json file "
-                        "(default: " + database().defaultId() + ")");
+                        "(default: " +
+                            database().defaultId() + ")");
     command->add_option("-s,--shape", options.shape, "parameters as NAME=VALUE,... (others keep their defaults)");
     command->add_option("--cuda", options.cuda,
                         "CUDA runtime major version whose launch errors to predict: 12 or 13 (default: the local "
-                        "runtime with a GPU, else this build's toolkit, " + std::to_string(toolkitCudaRuntime()) + ")");
+                        "runtime with a GPU, else this build's toolkit, " +
+                            std::to_string(toolkitCudaRuntime()) + ")");
 }
 
 struct Resolved {
@@ -93,9 +95,8 @@ void runDevices(const std::string& id, bool json) {
     std::vector<std::vector<std::string>> rows{{"id", "name", "cc", "SMs", "smem/block opt-in", "smem/SM", "threads/SM", "memory"}};
     for (const auto& d : database().devices()) {
         rows.push_back({d.id + (d.id == database().defaultId() ? " *" : ""), d.name, d.computeCapability.toString(),
-                        std::to_string(d.smCount), withThousands(d.smemPerBlockOptin) + " B",
-                        withThousands(d.smemPerSm) + " B", std::to_string(d.maxThreadsPerSm),
-                        formatBytes(static_cast<double>(d.memoryBytes))});
+                        std::to_string(d.smCount), withThousands(d.smemPerBlockOptin) + " B", withThousands(d.smemPerSm) + " B",
+                        std::to_string(d.maxThreadsPerSm), formatBytes(static_cast<double>(d.memoryBytes))});
     }
     printTable(std::cout, rows);
     std::cout << "\n* default device. 'tilescope-cli devices ID' shows every limit; --device also takes a .json file.\n";
@@ -125,8 +126,7 @@ void runKernels(const std::string& name, bool json) {
         }
         std::vector<std::vector<std::string>> rows{{"    parameter", "default", "range", "scale", "meaning"}};
         for (const auto& p : f->parameters())
-            rows.push_back({"    " + p.name, std::to_string(p.defaultValue),
-                            std::to_string(p.minimum) + ".." + std::to_string(p.maximum),
+            rows.push_back({"    " + p.name, std::to_string(p.defaultValue), std::to_string(p.minimum) + ".." + std::to_string(p.maximum),
                             p.isFlag ? "flag" : (p.scale == AxisScale::Log2 ? "log2" : "linear"), p.help});
         printTable(std::cout, rows);
         std::cout << '\n';
@@ -170,17 +170,15 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
     rows.push_back({"device", device.id + " (" + device.name + ", " + device.archName() + ")"});
     rows.push_back({"shape", formatShape(plan.shape, parameters)});
     rows.push_back({"verdict", std::string(verdictName(plan.verdict)) + (plan.message.empty() ? "" : ": " + plan.message)});
-    if (plan.limit)
-        rows.push_back({"limit", describeLimit(*plan.limit)});
+    if (plan.limit) rows.push_back({"limit", describeLimit(*plan.limit)});
     if (plan.cudaError) rows.push_back({"cuda error", describeCudaError(plan, device.cudaRuntime)});
     if (!plan.fix.empty()) rows.push_back({"fix", plan.fix});
     const bool launched = plan.verdict >= Verdict::InvalidLaunch;
     if (launched) {
         rows.push_back({"grid", formatDim(plan.grid) + " = " + withThousands(plan.grid.volume()) + " blocks"});
         rows.push_back({"block", formatDim(plan.block) + " = " + withThousands(plan.threadsPerBlock()) + " threads"});
-        rows.push_back({"shared memory", "static " + withThousands(plan.staticSmem) + " B, dynamic " +
-                                             withThousands(plan.dynamicSmem) + " B" +
-                                             (plan.optsIntoLargeSmem ? " (opts in above the 48 KB default)" : "")});
+        rows.push_back({"shared memory", "static " + withThousands(plan.staticSmem) + " B, dynamic " + withThousands(plan.dynamicSmem) +
+                                             " B" + (plan.optsIntoLargeSmem ? " (opts in above the 48 KB default)" : "")});
         rows.push_back({"registers", plan.registers ? std::to_string(*plan.registers) + " per thread"
                                      : !kernel.family->hasDeviceCode()
                                          ? std::string("unknown (its own compiler picks them: Tilescope builds no code for this kernel)")
@@ -310,8 +308,8 @@ void printSweepText(const BoundaryMap& map) {
         printTable(std::cout, rows);
     } else {
         const auto& yName = parameters[static_cast<std::size_t>(map.yAxis()->parameter)].name;
-        std::cout << "rows: " << yName << " (top = largest), columns: " << xName << " "
-                  << map.xAxis().values.front() << " .. " << map.xAxis().values.back() << "\n";
+        std::cout << "rows: " << yName << " (top = largest), columns: " << xName << " " << map.xAxis().values.front() << " .. "
+                  << map.xAxis().values.back() << "\n";
         std::size_t labelWidth = 0;
         for (auto v : map.yAxis()->values) labelWidth = std::max(labelWidth, std::to_string(v).size());
         for (int iy = map.height() - 1; iy >= 0; --iy) {
@@ -359,8 +357,8 @@ struct SweepCommandOptions {
 void printSweepEstimates(const BoundaryMap& map) {
     const auto& parameters = map.kernel().family->parameters();
     const Roofline ceilings = datasheetRoofline(map.device(), database());
-    std::cout << map.kernel().family->name() << " / " << map.kernel().variantName() << " on " << map.device().id
-              << ", base " << formatShape(map.baseShape(), parameters) << ": model-mode estimates (not measured)\n"
+    std::cout << map.kernel().family->name() << " / " << map.kernel().variantName() << " on " << map.device().id << ", base "
+              << formatShape(map.baseShape(), parameters) << ": model-mode estimates (not measured)\n"
               << "roofline " << formatRoofline(ceilings) << "\n\n";
     std::vector<std::vector<std::string>> rows{
         {parameters[static_cast<std::size_t>(map.xAxis().parameter)].name, "verdict", "tile", "waves", "estimate (us)", "bound (us)"}};
@@ -402,10 +400,8 @@ int runSweep(const SweepCommandOptions& o) {
     if (!o.trace.empty()) saveSweepTrace(map, o.trace);
 
     std::string text;
-    if (o.json)
-        text = boundaryMapToJson(map).dump(2) + "\n";
-    else if (o.csv)
-        text = csvOf(map);
+    if (o.json) text = boundaryMapToJson(map).dump(2) + "\n";
+    else if (o.csv) text = csvOf(map);
     if (!o.out.empty()) {
         if (text.empty()) throw UsageError{"--out needs --json or --csv"};
         std::ofstream file(o.out, std::ios::binary);
@@ -448,12 +444,14 @@ void addKernelsCommand(CLI::App& app, int& exitCode) {
 }
 
 void addPlanCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand("plan", "Plan one kernel call: launch, shared memory, occupancy, verdict and fix.\n"
-                                               "Exit 0 when it launches, 1 when it fails.");
+    auto* command = app.add_subcommand("plan",
+                                       "Plan one kernel call: launch, shared memory, occupancy, verdict and fix.\n"
+                                       "Exit 0 when it launches, 1 when it fails.");
     auto options = std::make_shared<KernelOptions>();
     auto json = std::make_shared<bool>(false);
     addKernelOptions(command, *options);
-    command->add_flag("--json", *json, "one JSON object (kernel, variant, device, shape, verdict, message, limit, fix, launch, tile, occupancy, ...)");
+    command->add_flag("--json", *json,
+                      "one JSON object (kernel, variant, device, shape, verdict, message, limit, fix, launch, tile, occupancy, ...)");
     auto tracePath = std::make_shared<std::string>();
     command->add_option("--trace", *tracePath, "also save the plan as a predicted run in a trace file (X.tilescope.json)");
     auto estimate = std::make_shared<bool>(false);
@@ -462,8 +460,9 @@ void addPlanCommand(CLI::App& app, int& exitCode) {
 }
 
 void addSweepCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand("sweep", "Evaluate a 1-D or 2-D boundary map over parameters (model mode).\n"
-                                                "Axes: NAME=FROM:TO:xF (multiply), NAME=FROM:TO:+S (add) or NAME=V1,V2,...");
+    auto* command = app.add_subcommand("sweep",
+                                       "Evaluate a 1-D or 2-D boundary map over parameters (model mode).\n"
+                                       "Axes: NAME=FROM:TO:xF (multiply), NAME=FROM:TO:+S (add) or NAME=V1,V2,...");
     auto o = std::make_shared<SweepCommandOptions>();
     addKernelOptions(command, o->kernel);
     command->add_option("--x", o->x, "first axis, e.g. M=1:4096:x2")->required();
@@ -476,8 +475,10 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
     command->add_option("--repeat", o->repeat, "with --run: timed repeats per cell")->check(CLI::Range(0, 100000));
     command->add_flag("--flush-l2", o->flushL2, "with --run: evict L2 before every timed repeat (cold weights, as in a model)");
     command->add_option("--trace", o->trace, "also save the map in a trace file (X.tilescope.json) that reopens as it was");
-    command->add_option("--calibration", o->calibration, "with --run: hold each cell against this GPU's measured roofline (from 'calibrate --json')");
-    command->add_flag("--estimate", o->estimate, "1-D model mode: each cell's time estimate on the device's datasheet roofline (not measured)");
+    command->add_option("--calibration", o->calibration,
+                        "with --run: hold each cell against this GPU's measured roofline (from 'calibrate --json')");
+    command->add_flag("--estimate", o->estimate,
+                      "1-D model mode: each cell's time estimate on the device's datasheet roofline (not measured)");
     command->callback([=, &exitCode] { exitCode = runSweep(*o); });
 }
 

@@ -73,7 +73,9 @@ double roofline(const LaunchPlan& plan, const DeviceSpec& device) {  // µs at f
 
 ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device, const Roofline& ceilings,
                        RooflineDtype dtype) {
-    ordered_json j{{"kernel", kernel.family->name()}, {"variant", kernel.variantName()}, {"device", device.name},
+    ordered_json j{{"kernel", kernel.family->name()},
+                   {"variant", kernel.variantName()},
+                   {"device", device.name},
                    {"shape", shapeToJson(r.plan.shape, kernel.family->parameters())}};
     j["plan"] = planToJson(r.plan, kernel.family->parameters());
     // What Nsight Compute's launch statistics show per resource, for the GPU check's comparison.
@@ -89,8 +91,8 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
     j["launched"] = r.launched;
     j["refusal"] = r.refusal;
     j["symbol"] = r.symbol;
-    j["predicted_error"] = r.plan.cudaError ? ordered_json{{"name", r.plan.cudaError->name}, {"code", r.plan.cudaError->code}}
-                                            : ordered_json(nullptr);
+    j["predicted_error"] =
+        r.plan.cudaError ? ordered_json{{"name", r.plan.cudaError->name}, {"code", r.plan.cudaError->code}} : ordered_json(nullptr);
     j["cuda_runtime"] = device.cudaRuntime;  // the local runtime: the one the prediction is for
     if (r.outcome) {
         const GpuOutcome& o = *r.outcome;
@@ -102,18 +104,21 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
         j["records"] = records;
         if (auto c = compareWithRecord(r.plan, o))
             j["plan_matches_record"] = {{"grid", c->grid}, {"block", c->block}, {"smem", c->smem}, {"registers", c->registers}};
-        j["check"] = o.check ? ordered_json{{"max_relative_error", o.check->maxRelativeError}, {"bound", o.check->bound},
-                                            {"passed", o.check->passed}, {"rows", r.checkedRows}}
+        j["check"] = o.check ? ordered_json{{"max_relative_error", o.check->maxRelativeError},
+                                            {"bound", o.check->bound},
+                                            {"passed", o.check->passed},
+                                            {"rows", r.checkedRows}}
                              : ordered_json(nullptr);
         if (o.timing) {
             j["timing_us"] = {{"repeats", o.timing->repeats}, {"min", o.timing->minUs},     {"median", o.timing->medianUs},
-                              {"mean", o.timing->meanUs},       {"source", o.timing->source}, {"l2_flushed", o.timing->l2Flushed}};
+                              {"mean", o.timing->meanUs},     {"source", o.timing->source}, {"l2_flushed", o.timing->l2Flushed}};
             j["roofline_us"] = roofline(r.plan, device);
             j["roofline"] = rooflineToJson(ceilings);
             j["achieved"] = achievedToJson(achievedFigures(r.plan, o.timing->medianUs, ceilings, dtype));
         }
         ordered_json api = ordered_json::array();
-        for (const auto& a : r.apiRecords) api.push_back({{"name", a.name}, {"return", a.returnValue}, {"correlation_id", a.correlationId}});
+        for (const auto& a : r.apiRecords)
+            api.push_back({{"name", a.name}, {"return", a.returnValue}, {"correlation_id", a.correlationId}});
         j["runtime_api"] = api;
         j["dropped_records"] = r.droppedRecords;
     }
@@ -127,8 +132,7 @@ ordered_json runToJson(const RunResult& r, const KernelChoice& kernel, const Dev
     return j;
 }
 
-void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device, const Roofline& ceilings,
-              RooflineDtype dtype) {
+void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& device, const Roofline& ceilings, RooflineDtype dtype) {
     const LaunchPlan& p = r.plan;
     std::vector<std::vector<std::string>> rows{{"", "plan", "GPU (CUPTI)"}};
     rows.push_back({"kernel", std::string(kernel.family->name()) + " / " + std::string(kernel.variantName()), r.symbol});
@@ -137,18 +141,23 @@ void printRun(const RunResult& r, const KernelChoice& kernel, const DeviceSpec& 
     const KernelRecord* rec = r.outcome && !r.outcome->records.empty() ? &r.outcome->records.front() : nullptr;
     rows.push_back({"verdict", std::string(verdictName(p.verdict)), r.launched ? "" : "not launched: " + r.refusal});
     rows.push_back({"cuda error", p.cudaError ? describeCudaError(p, device.cudaRuntime) : "cudaSuccess",
-                    r.outcome ? r.outcome->launch.errorName + " (" + std::to_string(r.outcome->launch.code) + "): " + r.outcome->launch.errorText : ""});
+                    r.outcome
+                        ? r.outcome->launch.errorName + " (" + std::to_string(r.outcome->launch.code) + "): " + r.outcome->launch.errorText
+                        : ""});
     if (r.outcome && !r.outcome->synchronize.ok())
         rows.push_back({"synchronize", "", r.outcome->synchronize.errorName + ": " + r.outcome->synchronize.errorText});
     if (r.launched || rec) {
         rows.push_back({"grid", formatDim(p.grid), rec ? formatDim(rec->grid) : "-"});
         rows.push_back({"block", formatDim(p.block), rec ? formatDim(rec->block) : "-"});
-        rows.push_back({"static smem", withThousands(p.staticSmem) + " B", rec && rec->staticSmem ? withThousands(*rec->staticSmem) + " B" : "-"});
-        rows.push_back({"dynamic smem", withThousands(p.dynamicSmem) + " B", rec && rec->dynamicSmem ? withThousands(*rec->dynamicSmem) + " B" : "-"});
+        rows.push_back(
+            {"static smem", withThousands(p.staticSmem) + " B", rec && rec->staticSmem ? withThousands(*rec->staticSmem) + " B" : "-"});
+        rows.push_back(
+            {"dynamic smem", withThousands(p.dynamicSmem) + " B", rec && rec->dynamicSmem ? withThousands(*rec->dynamicSmem) + " B" : "-"});
         rows.push_back({"registers", p.registers ? std::to_string(*p.registers) + " (ptxas table)" : "unknown",
                         (rec && rec->registersPerThread ? std::to_string(*rec->registersPerThread) : "-") +
                             (r.functionRegisters ? "; cudaFuncGetAttributes " + std::to_string(*r.functionRegisters) : "")});
-        rows.push_back({"local memory", "", rec && rec->localMemoryPerThread ? std::to_string(*rec->localMemoryPerThread) + " B/thread" : "-"});
+        rows.push_back(
+            {"local memory", "", rec && rec->localMemoryPerThread ? std::to_string(*rec->localMemoryPerThread) + " B/thread" : "-"});
     }
     if (r.outcome && r.outcome->check) {
         char text[160];
@@ -266,10 +275,8 @@ int runCommand(const RunCommandOptions& o) {
     const RunResult result = runOnGpu(kernel, plan, options);
     const Roofline ceilings = rooflineForGpu(gpu->device, o.calibration);
     const RooflineDtype dtype = o.dtype == "bf16" ? RooflineDtype::Bf16 : rooflineDtypeOf(kernel.family->name());
-    if (o.json)
-        std::cout << runToJson(result, kernel, gpu->device, ceilings, dtype).dump(2) << '\n';
-    else
-        printRun(result, kernel, gpu->device, ceilings, dtype);
+    if (o.json) std::cout << runToJson(result, kernel, gpu->device, ceilings, dtype).dump(2) << '\n';
+    else printRun(result, kernel, gpu->device, ceilings, dtype);
     // Saved before a fatal exit: a run that broke the context is the one worth keeping.
     if (!o.trace.empty()) saveRunTrace(result.plan, kernel, gpu->device, result.outcome, o.trace);
     exitIfFatal(result);
@@ -318,14 +325,13 @@ void printCalibration(const Calibration& c) {
         std::snprintf(text, sizeof text, "%.1f %s (%s)", *value, unit, how);
         return std::string(text);
     };
-    std::vector<std::vector<std::string>> rows{
-        {"GPU", c.gpuName},
-        {"driver", c.driverVersion},
-        {"measured", c.measuredAt},
-        {"bandwidth", figure(c.roofline.bandwidthGBps, "GB/s", "device-to-device copy")},
-        {"fp16", figure(c.roofline.fp16Tflops, "TFLOP/s", "cuBLAS GEMM 8192^3, fp32 accumulate")},
-        {"bf16", figure(c.roofline.bf16Tflops, "TFLOP/s", "cuBLAS GEMM 8192^3, fp32 accumulate")},
-        {"provenance", c.roofline.provenance}};
+    std::vector<std::vector<std::string>> rows{{"GPU", c.gpuName},
+                                               {"driver", c.driverVersion},
+                                               {"measured", c.measuredAt},
+                                               {"bandwidth", figure(c.roofline.bandwidthGBps, "GB/s", "device-to-device copy")},
+                                               {"fp16", figure(c.roofline.fp16Tflops, "TFLOP/s", "cuBLAS GEMM 8192^3, fp32 accumulate")},
+                                               {"bf16", figure(c.roofline.bf16Tflops, "TFLOP/s", "cuBLAS GEMM 8192^3, fp32 accumulate")},
+                                               {"provenance", c.roofline.provenance}};
     printTable(std::cout, rows);
 }
 
@@ -344,19 +350,18 @@ int calibrateCommand(int ordinal, bool json) {
         std::cerr << "tilescope-cli: calibrate: " << calibration.error() << '\n';
         return kExitFails;
     }
-    if (json)
-        std::cout << calibrationToJson(*calibration);
-    else
-        printCalibration(*calibration);
+    if (json) std::cout << calibrationToJson(*calibration);
+    else printCalibration(*calibration);
     return kExitOk;
 }
 
 }  // namespace
 
 void addCalibrateCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand("calibrate", "Measure the local GPU's roofline: device-to-device copy bandwidth and cuBLAS fp16 / bf16\n"
-                                                    "dense GEMM peaks (progress on stderr). --json writes the file --calibration reads.\n"
-                                                    "Exit 0 ok, 1 nothing could be measured, 3 no GPU.");
+    auto* command = app.add_subcommand("calibrate",
+                                       "Measure the local GPU's roofline: device-to-device copy bandwidth and cuBLAS fp16 / bf16\n"
+                                       "dense GEMM peaks (progress on stderr). --json writes the file --calibration reads.\n"
+                                       "Exit 0 ok, 1 nothing could be measured, 3 no GPU.");
     auto ordinal = std::make_shared<int>(0);
     auto json = std::make_shared<bool>(false);
     command->add_option("--gpu", *ordinal, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
@@ -365,8 +370,9 @@ void addCalibrateCommand(CLI::App& app, int& exitCode) {
 }
 
 void addRunCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand("run", "Run one kernel call on the local GPU, traced with CUPTI: the plan next to what the GPU did.\n"
-                                              "Exit 0 ok, 1 the kernel failed (CUDA error, planner refusal, wrong output), 3 no GPU.");
+    auto* command = app.add_subcommand("run",
+                                       "Run one kernel call on the local GPU, traced with CUPTI: the plan next to what the GPU did.\n"
+                                       "Exit 0 ok, 1 the kernel failed (CUDA error, planner refusal, wrong output), 3 no GPU.");
     auto o = std::make_shared<RunCommandOptions>();
     command->add_option("-k,--kernel", o->kernel, "kernel family (see 'tilescope-cli kernels')")->required();
     command->add_option("-v,--variant", o->variant, "variant of the family (default: its first)");
@@ -377,10 +383,12 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     command->add_flag("--cupti,!--no-cupti", o->cupti, "trace with CUPTI (default on; off under ncu or compute-sanitizer)");
     command->add_flag("--flush-l2", o->flushL2, "evict L2 before every timed repeat: weights cold, as in a real model's layer");
     command->add_option("--dtype", o->dtype, "attention: fp16 (default) or bf16");
-    command->add_option("--trace", o->trace, "also save the run (measured, or the plan when nothing launched) as a trace FILE (X.tilescope.json)");
+    command->add_option("--trace", o->trace,
+                        "also save the run (measured, or the plan when nothing launched) as a trace FILE (X.tilescope.json)");
     command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing, roofline, achieved");
-    command->add_option("--calibration", o->calibration,
-                        "hold the achieved figures against this GPU's measured roofline (a FILE from 'calibrate --json'; default: the datasheet)");
+    command->add_option(
+        "--calibration", o->calibration,
+        "hold the achieved figures against this GPU's measured roofline (a FILE from 'calibrate --json'; default: the datasheet)");
     command->callback([o, &exitCode] { exitCode = runCommand(*o); });
 }
 

@@ -85,8 +85,8 @@ std::string pct(const std::optional<double>& value) {
 std::string shortName(const std::string& name) { return name.size() > 80 ? name.substr(0, 77) + "..." : name; }
 
 void printFindings(const std::vector<LaunchConfigFinding>& findings, bool violations) {
-    std::vector<std::vector<std::string>> rows{{"count", "dev", "grid", "block", "regs", "smem (B)", "Kineto %", "est. %",
-                                                "theoretical %", violations ? "limit broken" : "limiter", "kernel"}};
+    std::vector<std::vector<std::string>> rows{{"count", "dev", "grid", "block", "regs", "smem (B)", "Kineto %", "est. %", "theoretical %",
+                                                violations ? "limit broken" : "limiter", "kernel"}};
     for (const auto& f : findings)
         rows.push_back({std::to_string(f.count), std::to_string(f.device), formatDim(f.grid), formatDim(f.block),
                         f.registers ? std::to_string(*f.registers) : "?", f.sharedMemory ? withThousands(*f.sharedMemory) : "?",
@@ -121,13 +121,14 @@ int runImportKineto(const ImportOptions& o) {
         j["events"] = k.eventCount;
         ordered_json devices = ordered_json::array();
         for (const auto& d : k.devices)
-            devices.push_back({{"ordinal", d.ordinal},
-                               {"id", d.spec.id},
-                               {"name", d.spec.name},
-                               {"compute_capability", d.checkable ? ordered_json(d.spec.computeCapability.toString()) : ordered_json(nullptr)},
-                               {"checked", d.checkable},
-                               {"filled_from_architecture_table", d.filled},
-                               {"why_not_checked", d.checkable ? ordered_json(nullptr) : ordered_json(d.why)}});
+            devices.push_back(
+                {{"ordinal", d.ordinal},
+                 {"id", d.spec.id},
+                 {"name", d.spec.name},
+                 {"compute_capability", d.checkable ? ordered_json(d.spec.computeCapability.toString()) : ordered_json(nullptr)},
+                 {"checked", d.checkable},
+                 {"filled_from_architecture_table", d.filled},
+                 {"why_not_checked", d.checkable ? ordered_json(nullptr) : ordered_json(d.why)}});
         j["devices"] = devices;
         j["kernels"] = k.kernelCount;
         j["distinct_configurations"] = k.distinctConfigurations;
@@ -142,14 +143,13 @@ int runImportKineto(const ImportOptions& o) {
         std::cout << j.dump(2) << '\n';
         return kExitOk;
     }
-    std::cout << o.file << ": " << withThousands(static_cast<std::int64_t>(k.bytes)) << " bytes of JSON, "
-              << withThousands(k.eventCount) << " events, " << withThousands(k.kernelCount) << " kernels ("
-              << withThousands(k.distinctConfigurations) << " launch configurations), " << withThousands(k.linkedLaunches)
-              << " linked to their launch call\n";
+    std::cout << o.file << ": " << withThousands(static_cast<std::int64_t>(k.bytes)) << " bytes of JSON, " << withThousands(k.eventCount)
+              << " events, " << withThousands(k.kernelCount) << " kernels (" << withThousands(k.distinctConfigurations)
+              << " launch configurations), " << withThousands(k.linkedLaunches) << " linked to their launch call\n";
     std::cout << "devices:" << (k.devices.empty() ? " none recorded" : "") << '\n';
     for (const auto& d : k.devices)
-        std::cout << "  " << d.spec.id << "  " << d.spec.name << "  "
-                  << (d.checkable ? d.spec.archName() + ", checked" : "not checked") << '\n';
+        std::cout << "  " << d.spec.id << "  " << d.spec.name << "  " << (d.checkable ? d.spec.archName() + ", checked" : "not checked")
+                  << '\n';
     std::cout << "\nlaunches that break a device limit: " << (k.launchViolations.empty() ? "none" : "") << '\n';
     if (!k.launchViolations.empty()) printFindings(k.launchViolations, true);
     std::cout << "\nkernels whose occupancy Kineto got wrong: " << (k.occupancyCorrections.empty() ? "none" : "") << '\n';
@@ -182,8 +182,8 @@ void savePlanTrace(const LaunchPlan& plan, const KernelChoice& kernel, const Dev
     saveTrace(trace, path);
 }
 
-void saveRunTrace(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device,
-                  const std::optional<GpuOutcome>& outcome, const std::string& path) {
+void saveRunTrace(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device, const std::optional<GpuOutcome>& outcome,
+                  const std::string& path) {
     Trace trace;
     trace.build = BuildInfo::current();
     trace.source = "tilescope-cli run";
@@ -194,12 +194,14 @@ void saveRunTrace(const LaunchPlan& plan, const KernelChoice& kernel, const Devi
 }
 
 void addTraceCommand(CLI::App& app, int& exitCode) {
-    auto* trace = app.add_subcommand("trace", "Summarise or convert a trace: a *.tilescope.json, or a PyTorch profiler "
-                                              "trace (.json or .json.gz)");
+    auto* trace = app.add_subcommand("trace",
+                                     "Summarise or convert a trace: a *.tilescope.json, or a PyTorch profiler "
+                                     "trace (.json or .json.gz)");
     trace->require_subcommand(1, 1);
 
-    auto* summary = trace->add_subcommand("summary", "Devices, runs, sweeps and recorded kernels of a trace; the achieved "
-                                                     "GB/s, TFLOP/s and % of roofline of its measured runs");
+    auto* summary = trace->add_subcommand("summary",
+                                          "Devices, runs, sweeps and recorded kernels of a trace; the achieved "
+                                          "GB/s, TFLOP/s and % of roofline of its measured runs");
     auto summaryFile = std::make_shared<std::string>();
     auto summaryJson = std::make_shared<bool>(false);
     auto summaryCliffs = std::make_shared<bool>(false);
@@ -233,8 +235,9 @@ void addTraceCommand(CLI::App& app, int& exitCode) {
         exitCode = kExitOk;
     });
 
-    auto* exporter = trace->add_subcommand("export", "Convert a trace: Chrome trace JSON (Perfetto, chrome://tracing), "
-                                                     "CSV or Markdown ('-' writes to standard output)");
+    auto* exporter = trace->add_subcommand("export",
+                                           "Convert a trace: Chrome trace JSON (Perfetto, chrome://tracing), "
+                                           "CSV or Markdown ('-' writes to standard output)");
     struct ExportOptions {
         std::string file, chrome, csv, md;
     };
@@ -254,9 +257,9 @@ void addTraceCommand(CLI::App& app, int& exitCode) {
 }
 
 void addImportKinetoCommand(CLI::App& app, int& exitCode) {
-    auto* command = app.add_subcommand(
-        "import-kineto", "Import a PyTorch profiler (Kineto) trace: check every kernel's launch against its device's "
-                         "limits and recompute its occupancy (Kineto reports 0 % above 48 KB of shared memory)");
+    auto* command = app.add_subcommand("import-kineto",
+                                       "Import a PyTorch profiler (Kineto) trace: check every kernel's launch against its device's "
+                                       "limits and recompute its occupancy (Kineto reports 0 % above 48 KB of shared memory)");
     auto o = std::make_shared<ImportOptions>();
     command->add_option("file", o->file, "the profiler's Chrome trace (.json or .json.gz)")->required();
     command->add_option("--out", o->out, "save the import as a native trace (X.tilescope.json)");

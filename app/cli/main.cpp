@@ -48,10 +48,11 @@ std::optional<std::string> commandProblem(CLI::App& app, int argc, char** argv) 
 
 int main(int argc, char** argv) {
     using namespace tilescope::cli;
-    CLI::App app{"Tilescope: launch plans, occupancy and failure boundaries of bundled GPU kernels, "
-                 "on any GPU in the database or a device file.\n"
-                 "Exit codes: 0 ok, 1 the shape (or model) fails, 2 usage or input error, 3 no GPU.",
-                 "tilescope-cli"};
+    CLI::App app{
+        "Tilescope: launch plans, occupancy and failure boundaries of bundled GPU kernels, "
+        "on any GPU in the database or a device file.\n"
+        "Exit codes: 0 ok, 1 the shape (or model) fails, 2 usage or input error, 3 no GPU.",
+        "tilescope-cli"};
     app.set_version_flag("--version", std::string(TILESCOPE_VERSION) + " (" + tilescope::gitRevision() + ")");
     app.require_subcommand(1, 1);
     app.fallthrough(false);

@@ -38,9 +38,8 @@ int main(int argc, char* argv[]) {
     // --help, --versions) works over ssh or in a container with no display.
     for (int i = 1; i < argc; ++i) {
         const bool windowless = qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--export-report") == 0 ||
-                                qstrcmp(argv[i], "--versions") == 0 || qstrcmp(argv[i], "--version") == 0 ||
-                                qstrcmp(argv[i], "-v") == 0 || qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 ||
-                                qstrcmp(argv[i], "--help-all") == 0;
+                                qstrcmp(argv[i], "--versions") == 0 || qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0 ||
+                                qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 || qstrcmp(argv[i], "--help-all") == 0;
         if (windowless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     }
 
@@ -54,30 +53,38 @@ int main(int argc, char* argv[]) {
     parser.setApplicationDescription(QStringLiteral("Tilescope: which kernel shapes break on which GPU, why, and what to change."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption kernel({QStringLiteral("k"), QStringLiteral("kernel")}, QStringLiteral("Kernel family."), QStringLiteral("NAME"));
-    const QCommandLineOption variant(QStringList{QStringLiteral("variant")}, QStringLiteral("Variant of the family."), QStringLiteral("NAME"));
+    const QCommandLineOption kernel({QStringLiteral("k"), QStringLiteral("kernel")}, QStringLiteral("Kernel family."),
+                                    QStringLiteral("NAME"));
+    const QCommandLineOption variant(QStringList{QStringLiteral("variant")}, QStringLiteral("Variant of the family."),
+                                     QStringLiteral("NAME"));
     const QCommandLineOption device({QStringLiteral("d"), QStringLiteral("device")}, QStringLiteral("Device id."), QStringLiteral("ID"));
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Compare-device id."), QStringLiteral("ID"));
-    const QCommandLineOption shape({QStringLiteral("s"), QStringLiteral("shape")}, QStringLiteral("Shape, NAME=V,..."), QStringLiteral("SHAPE"));
-    const QCommandLineOption x(QStringLiteral("x"), QStringLiteral("Boundary map X axis, NAME=FROM:TO:xF|+S or NAME=V1,V2."), QStringLiteral("AXIS"));
+    const QCommandLineOption shape({QStringLiteral("s"), QStringLiteral("shape")}, QStringLiteral("Shape, NAME=V,..."),
+                                   QStringLiteral("SHAPE"));
+    const QCommandLineOption x(QStringLiteral("x"), QStringLiteral("Boundary map X axis, NAME=FROM:TO:xF|+S or NAME=V1,V2."),
+                               QStringLiteral("AXIS"));
     const QCommandLineOption y(QStringLiteral("y"), QStringLiteral("Boundary map Y axis, or 'none' for 1-D."), QStringLiteral("AXIS"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the window offscreen to a PNG and exit."),
                                         QStringLiteral("FILE"));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page to show: ") + tilescope::MainWindow::pageNames().join(QStringLiteral(", ")),
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  QStringLiteral("Page to show: ") + tilescope::MainWindow::pageNames().join(QStringLiteral(", ")),
                                   QStringLiteral("NAME"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1024x700)."), QStringLiteral("WxH"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH (default 1440x900, at least 1024x700)."),
+                                  QStringLiteral("WxH"));
     const QCommandLineOption theme(QStringLiteral("theme"),
                                    QStringLiteral("Colours: ") + tilescope::appThemeNames().join(QStringLiteral(", ")) +
                                        QStringLiteral(" (default: the View > Theme choice, else system)."),
                                    QStringLiteral("NAME"));
     const QCommandLineOption versions(QStringLiteral("versions"), QStringLiteral("Print Qt, CUDA and CUPTI versions and exit."));
-    const QCommandLineOption exportReport(QStringLiteral("export-report"),
-                                          QStringLiteral("Write a report (.html, .pdf or .md by suffix) and exit; no display needed. It covers "
-                                                         "TRACE, and the kernel, shape, devices, verdict and boundary map chosen "
-                                                         "with the options above (the defaults when there is no TRACE)."),
-                                          QStringLiteral("OUT"));
+    const QCommandLineOption exportReport(
+        QStringLiteral("export-report"),
+        QStringLiteral("Write a report (.html, .pdf or .md by suffix) and exit; no display needed. It covers "
+                       "TRACE, and the kernel, shape, devices, verdict and boundary map chosen "
+                       "with the options above (the defaults when there is no TRACE)."),
+        QStringLiteral("OUT"));
     parser.addOptions({kernel, variant, device, compare, shape, x, y, screenshot, page, size, theme, versions, exportReport});
-    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("A trace to open: *.tilescope.json or a PyTorch profiler trace (.json, .json.gz)."));
+    parser.addPositionalArgument(QStringLiteral("TRACE"),
+                                 QStringLiteral("A trace to open: *.tilescope.json or a PyTorch profiler trace (.json, .json.gz)."));
     parser.process(app);
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) return fail(QStringLiteral("one trace at a time, got %1").arg(positional.size()));
@@ -92,7 +99,8 @@ int main(int argc, char* argv[]) {
     const bool scripted = parser.isSet(screenshot) || parser.isSet(exportReport);
     tilescope::AppTheme chosenTheme = tilescope::AppTheme::System;
     if (parser.isSet(theme) && !tilescope::appThemeFromName(parser.value(theme), &chosenTheme))
-        return fail(QStringLiteral("unknown theme '%1'; themes: %2").arg(parser.value(theme), tilescope::appThemeNames().join(QStringLiteral(", "))));
+        return fail(QStringLiteral("unknown theme '%1'; themes: %2")
+                        .arg(parser.value(theme), tilescope::appThemeNames().join(QStringLiteral(", "))));
     tilescope::MainWindow window(!scripted);
     if (parser.isSet(theme)) window.setTheme(chosenTheme);
     tilescope::ExplorerState* state = window.state();
@@ -145,12 +153,15 @@ int main(int argc, char* argv[]) {
     if (!positional.isEmpty()) {
         window.openTrace(positional.front());
         if (scripted) {  // a screenshot shows the trace, so wait for it (errors go to stderr)
-            window.setMessageSink([](const QString& title, const QString& text) { std::fprintf(stderr, "tilescope: %s: %s\n", qPrintable(title), qPrintable(text)); });
+            window.setMessageSink([](const QString& title, const QString& text) {
+                std::fprintf(stderr, "tilescope: %s: %s\n", qPrintable(title), qPrintable(text));
+            });
             while (window.isLoading()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         }
     }
     if (parser.isSet(page) && !window.showPage(parser.value(page)))
-        return fail(QStringLiteral("unknown page '%1'; pages: %2").arg(parser.value(page), tilescope::MainWindow::pageNames().join(QStringLiteral(", "))));
+        return fail(QStringLiteral("unknown page '%1'; pages: %2")
+                        .arg(parser.value(page), tilescope::MainWindow::pageNames().join(QStringLiteral(", "))));
 
     if (scripted) {
         QSize target(kScreenshotWidth, kScreenshotHeight);

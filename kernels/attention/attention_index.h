@@ -12,8 +12,8 @@ TILESCOPE_HD long long lastVisibleKey(long long query, long long seqlenQ, long l
 }
 
 // K/V tiles a block of query rows [row0, row0 + blockM) must visit.
-TILESCOPE_HD long long keyTilesForBlock(long long row0, long long blockM, long long blockN, long long seqlenQ,
-                                        long long seqlenK, bool causal) {
+TILESCOPE_HD long long keyTilesForBlock(long long row0, long long blockM, long long blockN, long long seqlenQ, long long seqlenK,
+                                        bool causal) {
     long long lastRow = row0 + blockM - 1;
     if (lastRow > seqlenQ - 1) lastRow = seqlenQ - 1;
     long long last = lastVisibleKey(lastRow, seqlenQ, seqlenK, causal);
@@ -24,16 +24,12 @@ TILESCOPE_HD long long keyTilesForBlock(long long row0, long long blockM, long l
 // Shared-memory row stride (elements) of a head dimension: FA2 uses the head-dim bucket the
 // planner chose; the SM120 tile search rounds up to 16 (sglang fa4_sm120 flash_fwd.py).
 inline constexpr int kSm120HeadDimMultiple = 16;
-TILESCOPE_HD int roundHeadDim(int headDim, int multiple) {
-    return (headDim + multiple - 1) / multiple * multiple;
-}
+TILESCOPE_HD int roundHeadDim(int headDim, int multiple) { return (headDim + multiple - 1) / multiple * multiple; }
 // "Sheared" (256,256) tiles pad each Q row by 16 bytes: 8 fp16/bf16 elements.
 inline constexpr int kShearElements = 8;
 
 // Rows of Q a warp owns: at least one 16-row MMA tile, so small tiles leave warps without rows.
-TILESCOPE_HD constexpr int rowsPerWarp(int blockM, int warps) {
-    return blockM / warps >= 16 ? blockM / warps : 16;
-}
+TILESCOPE_HD constexpr int rowsPerWarp(int blockM, int warps) { return blockM / warps >= 16 ? blockM / warps : 16; }
 
 // ---- Swizzled shared-memory tiles (the FA2 kernels and the SM120 search) ------------------------
 // A tile of `rows` rows x `chunks` 16-byte chunks (8 fp16/bf16 elements each) is stored as column
@@ -45,9 +41,7 @@ TILESCOPE_HD constexpr int rowsPerWarp(int blockM, int warps) {
 // chunk, rows r0..r0+7 with r0 % 8 == 0) land in 8 different bank groups: no bank conflict.
 // logAtom 3 is flash-attention's Swizzle<3,3,3> on 64-element rows; logAtom 2 is its
 // Swizzle<2,3,3> on 32-element rows (kBlockKSmem 32, d % 64 != 0).
-TILESCOPE_HD constexpr int swizzleXor(int row, int logAtom) {
-    return (row >> (3 - logAtom)) & ((1 << logAtom) - 1);
-}
+TILESCOPE_HD constexpr int swizzleXor(int row, int logAtom) { return (row >> (3 - logAtom)) & ((1 << logAtom) - 1); }
 // Offset in 16-byte chunks of logical (row, chunk). `rows` must be a multiple of 8.
 TILESCOPE_HD constexpr int swizzledChunk(int row, int chunk, int rows, int logAtom) {
     const int atomChunks = 1 << logAtom;
@@ -60,9 +54,7 @@ TILESCOPE_HD constexpr int swizzledChunk(int row, int chunk, int rows, int logAt
 struct RowChunk {
     int row, chunk;
 };
-TILESCOPE_HD constexpr RowChunk copyLane(int tid, int logAtom) {
-    return {tid >> logAtom, tid & ((1 << logAtom) - 1)};
-}
+TILESCOPE_HD constexpr RowChunk copyLane(int tid, int logAtom) { return {tid >> logAtom, tid & ((1 << logAtom) - 1)}; }
 // Generic order for the element-by-element fallback: linear i < rows * chunks -> (row, chunk),
 // atom by atom and row by row inside an atom.
 TILESCOPE_HD constexpr RowChunk copyCoordinates(int i, int rows, int logAtom) {
@@ -80,9 +72,7 @@ TILESCOPE_HD constexpr int blockChunkOffset(int row0, int chunk0, int rows, int 
 }
 // Atom width for a head dimension padded to `dimPad` elements (a multiple of 16): the widest of
 // 64 / 32 / 16 elements that divides it.
-TILESCOPE_HD constexpr int logAtomFor(int dimPad) {
-    return dimPad % 64 == 0 ? 3 : (dimPad % 32 == 0 ? 2 : 1);
-}
+TILESCOPE_HD constexpr int logAtomFor(int dimPad) { return dimPad % 64 == 0 ? 3 : (dimPad % 32 == 0 ? 2 : 1); }
 
 // ldmatrix.x4 lane -> (row, chunk) of the four 8x8 matrices it addresses, relative to a 16-row /
 // 2-chunk block (row r0, chunk c0). Matrix j = lane / 8, row inside it = lane % 8.
@@ -92,20 +82,13 @@ TILESCOPE_HD constexpr int logAtomFor(int dimPad) {
 //    (keys 8-15, c0+1) -> b0, b1 of key tile n0 and b0, b1 of key tile n0 + 8.
 //  B from V rows (k16 x n16, .trans): (keys 0-7, c0) (keys 8-15, c0) (keys 0-7, c0+1)
 //    (keys 8-15, c0+1) -> b0, b1 of value columns 8 c0.. and b0, b1 of 8 (c0 + 1)..
-TILESCOPE_HD constexpr RowChunk ldmatrixA(int lane) {
-    return {(lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4};
-}
-TILESCOPE_HD constexpr RowChunk ldmatrixBFromRows(int lane) {
-    return {(lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1};
-}
-TILESCOPE_HD constexpr RowChunk ldmatrixBTrans(int lane) {
-    return {(lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4};
-}
+TILESCOPE_HD constexpr RowChunk ldmatrixA(int lane) { return {(lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4}; }
+TILESCOPE_HD constexpr RowChunk ldmatrixBFromRows(int lane) { return {(lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1}; }
+TILESCOPE_HD constexpr RowChunk ldmatrixBTrans(int lane) { return {(lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4}; }
 
 // Does K/V tile `key0` need the mask (causal diagonal or the ragged seqlen_k edge) for any row of
 // the block starting at row0? Tiles left of the diagonal and inside seqlen_k do not.
-TILESCOPE_HD bool tileNeedsMask(long long row0, long long key0, long long blockN, long long seqlenQ, long long seqlenK,
-                                bool causal) {
+TILESCOPE_HD bool tileNeedsMask(long long row0, long long key0, long long blockN, long long seqlenQ, long long seqlenK, bool causal) {
     if (key0 + blockN > seqlenK) return true;
     return causal && key0 + blockN - 1 > lastVisibleKey(row0, seqlenQ, seqlenK, causal);
 }

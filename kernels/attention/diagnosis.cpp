@@ -75,9 +75,10 @@ void buildTileCapacity(FindingBuilder& b, const SvMatch& m) {
     const auto hdv = b.valueOf("head_dim_v");
     f.title = "no attention tile fits shared memory" + (hd ? " at head_dim " + str(*hd) : std::string()) +
               (f.arch.empty() ? std::string() : " on " + f.arch);
-    f.explanation = "The FA4-on-SM120 style tile search tried every (tile_m, tile_n) candidate for this head size; none "
-                    "fits the device's opt-in shared memory per block" +
-                    (b.valueOf("smem_limit") ? " (" + withThousands(*b.valueOf("smem_limit")) + " B)." : std::string("."));
+    f.explanation =
+        "The FA4-on-SM120 style tile search tried every (tile_m, tile_n) candidate for this head size; none "
+        "fits the device's opt-in shared memory per block" +
+        (b.valueOf("smem_limit") ? " (" + withThousands(*b.valueOf("smem_limit")) + " B)." : std::string("."));
     f.fix = "route this head_dim to another backend, or use a GPU with a larger opt-in shared-memory limit";
     if (hd && hdv) b.plan("attention", "sm120_tile_search", attentionShape(b), "head_dim");
     b.fallbackCommand("head_dim");
@@ -97,8 +98,7 @@ void claimSharedMemoryOverLimit(FindingBuilder& b) {
     const bool attention = flash || (b.valueOf("head_dim").has_value() && (b.near({"attn"}) || b.near({"attention"})));
     if (!attention) return;
     b.kernel("attention", "");
-    if (b.valueOf("head_dim"))
-        b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
+    if (b.valueOf("head_dim")) b.plan("attention", "fa2", attentionShape(b), "head_dim", "the log does not say which attention variant");
 }
 
 // A tile search's capacity text with a head_dim or an FA4 / flash kernel near it: the SM120 tile search.
@@ -117,22 +117,55 @@ const DiagnosisSignatures* AttentionFamily::diagnosisSignatures() const {
         DiagnosisSignatures d;
         d.signatures = {
             // Before the looser capacity text (smem.capacity) that also matches it.
-            {10, "attention.tile_capacity", {"head_dim_v"},
+            {10,
+             "attention.tile_capacity",
+             {"head_dim_v"},
              R"(\(\s*head_dim\s*,\s*head_dim_v\s*\)\s*=\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*exceeds\s+(\w+)\s+shared[- ]?memory\s+capacity(?:\s*\(\s*(\d+)\s*bytes\s*\))?)",
-             V::NoTileFits, false, buildTileCapacity},
-            {160, "attention.arch", {"ampere gpus"}, R"(FlashAttention only supports Ampere GPUs or newer\.?)", V::UnsupportedDevice, false,
+             V::NoTileFits,
+             false,
+             buildTileCapacity},
+            {160,
+             "attention.arch",
+             {"ampere gpus"},
+             R"(FlashAttention only supports Ampere GPUs or newer\.?)",
+             V::UnsupportedDevice,
+             false,
              buildAttentionArch},
-            {170, "attention.head_dim", {"head dimension at most"}, R"(FlashAttention forward only supports head dimension at most (\d+))",
-             V::UnsupportedShape, false, buildAttentionHeadDim},
-            {180, "attention.head_dim_multiple", {"head_size that is a multiple"},
-             R"((?:query, key, value, and out_ )?must have a head_size that is a multiple of (\d+))", V::UnsupportedShape, false,
+            {170,
+             "attention.head_dim",
+             {"head dimension at most"},
+             R"(FlashAttention forward only supports head dimension at most (\d+))",
+             V::UnsupportedShape,
+             false,
              buildAttentionHeadDim},
-            {190, "attention.dtype", {"fp16 and bf16"}, R"(FlashAttention only supports? fp16 and bf16 data type)", V::UnsupportedShape,
-             false, buildAttentionDtype},
-            {200, "attention.bf16_arch", {"bfloat16 is only supported on ampere"}, R"(bfloat16 is only supported on Ampere GPUs or newer)",
-             V::UnsupportedDevice, false, buildAttentionDtype},
-            {210, "attention.same_dtype", {"must have the same dtype"}, R"(query and (?:key|value) must have the same dtype)",
-             V::UnsupportedShape, false, buildAttentionDtype},
+            {180,
+             "attention.head_dim_multiple",
+             {"head_size that is a multiple"},
+             R"((?:query, key, value, and out_ )?must have a head_size that is a multiple of (\d+))",
+             V::UnsupportedShape,
+             false,
+             buildAttentionHeadDim},
+            {190,
+             "attention.dtype",
+             {"fp16 and bf16"},
+             R"(FlashAttention only supports? fp16 and bf16 data type)",
+             V::UnsupportedShape,
+             false,
+             buildAttentionDtype},
+            {200,
+             "attention.bf16_arch",
+             {"bfloat16 is only supported on ampere"},
+             R"(bfloat16 is only supported on Ampere GPUs or newer)",
+             V::UnsupportedDevice,
+             false,
+             buildAttentionDtype},
+            {210,
+             "attention.same_dtype",
+             {"must have the same dtype"},
+             R"(query and (?:key|value) must have the same dtype)",
+             V::UnsupportedShape,
+             false,
+             buildAttentionDtype},
         };
         d.clues = {{80, {"flash_attn"}}, {90, {"flash_fwd"}}, {100, {"flashattention"}}};
         d.causes = {

@@ -53,15 +53,12 @@ using attention::swizzledChunk;
 [[maybe_unused]] constexpr int kChunkBytes = 16;
 [[maybe_unused]] constexpr float kLog2e = 1.4426950408889634f;
 
-__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
-    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
+__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) { return static_cast<std::uint32_t>(__cvta_generic_to_shared(p)); }
 
 // 16-byte global -> shared copy; valid == false writes 16 zero bytes and reads nothing.
 __device__ __forceinline__ void copyChunkAsync(std::uint32_t dst, const void* src, bool valid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
-                 : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0) : "memory");
 #else
     (void)dst;
     (void)src;
@@ -98,8 +95,8 @@ __device__ __forceinline__ float fastExp2(float x) {
 // the runtime loops, which matter at one warp per scheduler). Both loops stay rolled: unrolled,
 // their addresses spilled the d128 m128n64 kernel (sm_90: 16 B; the atom loop alone, sm_100: 8 B).
 template <typename T, int Rows, int Threads, int Log, int FixedChunks = 0>
-__device__ __forceinline__ void loadTile(std::uint32_t tileAddress, T* tile, const T* src, long long pitch,
-                                         int rowStart, int rowLimit, int chunks, int dim, bool vector) {
+__device__ __forceinline__ void loadTile(std::uint32_t tileAddress, T* tile, const T* src, long long pitch, int rowStart, int rowLimit,
+                                         int chunks, int dim, bool vector) {
     constexpr int kAtomChunks = 1 << Log, kRowsPerStep = Threads >> Log;
     const int tid = static_cast<int>(threadIdx.x);
     if constexpr (FixedChunks > 0) {
@@ -150,8 +147,7 @@ __device__ __forceinline__ void loadTile(std::uint32_t tileAddress, T* tile, con
             const RowChunk rc = attention::copyCoordinates(i / kChunkElements, Rows, Log);
             const int row = rowStart + rc.row, col = rc.chunk * kChunkElements + i % kChunkElements;
             tile[swizzledChunk(rc.row, rc.chunk, Rows, Log) * kChunkElements + i % kChunkElements] =
-                row < rowLimit && col < dim ? src[static_cast<long long>(row) * pitch + col]
-                                            : device::fromFloat<T>(0.f);
+                row < rowLimit && col < dim ? src[static_cast<long long>(row) * pitch + col] : device::fromFloat<T>(0.f);
         }
     }
 }
@@ -167,12 +163,10 @@ struct LaneOffsets {
     std::uint32_t offset[kOffsets];
     __device__ __forceinline__ explicit LaneOffsets(RowChunk lane) {
 #pragma unroll
-        for (int i = 0; i < kOffsets; ++i)
-            offset[i] = kChunkBytes * swizzledChunk(lane.row, 2 * i + lane.chunk, 8, Log);
+        for (int i = 0; i < kOffsets; ++i) offset[i] = kChunkBytes * swizzledChunk(lane.row, 2 * i + lane.chunk, 8, Log);
     }
     __device__ __forceinline__ std::uint32_t at(std::uint32_t tile, int rows, int row0, int chunk0) const {
-        return tile + offset[(chunk0 & (kAtomChunks - 1)) >> 1] +
-               kChunkBytes * attention::blockChunkOffset(row0, chunk0, rows, Log);
+        return tile + offset[(chunk0 & (kAtomChunks - 1)) >> 1] + kChunkBytes * attention::blockChunkOffset(row0, chunk0, rows, Log);
     }
 };
 
@@ -219,8 +213,7 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
     const int row0 = static_cast<int>(blockIdx.x) * BlockM;
     const long long batch = blockIdx.y, head = blockIdx.z;
     const long long qPitch = static_cast<long long>(p.heads) * p.headDim;
-    const long long vPitch =
-        kFa2 ? qPitch : static_cast<long long>(p.heads) * p.headDimV;  // FA2: head_dim_v == head_dim
+    const long long vPitch = kFa2 ? qPitch : static_cast<long long>(p.heads) * p.headDimV;  // FA2: head_dim_v == head_dim
     const T* q = static_cast<const T*>(p.q) + (batch * p.seqlenQ * p.heads + head) * p.headDim;
     const T* k = static_cast<const T*>(p.k) + (batch * p.seqlenK * p.heads + head) * p.headDim;
     const int headDimV = kFa2 ? p.headDim : p.headDimV;
@@ -238,10 +231,8 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
         const int dvCols = dvPad - dvBase < DvMax ? dvPad - dvBase : DvMax;  // a multiple of 16
         if (tiles > 0) {
             if (dvBase == 0)
-                loadTile<T, BlockM, kThreads, kLog, kFixedChunks>(sQAddress, sQ, q, qPitch, row0, p.seqlenQ, qkChunks,
-                                                                  p.headDim, vectorQK);
-            loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sKAddress, sK, k, qPitch, 0, p.seqlenK, qkChunks,
-                                                              p.headDim, vectorQK);
+                loadTile<T, BlockM, kThreads, kLog, kFixedChunks>(sQAddress, sQ, q, qPitch, row0, p.seqlenQ, qkChunks, p.headDim, vectorQK);
+            loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sKAddress, sK, k, qPitch, 0, p.seqlenK, qkChunks, p.headDim, vectorQK);
             commitCopies();
         }
         float rowMaxRaw[kMi][2], rowSum[kMi][2], acc[kMi][kDf][4];
@@ -257,8 +248,7 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
             const int key0 = tile * BlockN;
             waitCopies();     // K of this tile (and Q) have landed ...
             __syncthreads();  // ... for every thread, and every warp is done with the previous V
-            loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sVAddress, sV, v, vPitch, key0, p.seqlenK, vChunks,
-                                                              headDimV, vectorV);
+            loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sVAddress, sV, v, vPitch, key0, p.seqlenK, vChunks, headDimV, vectorV);
             commitCopies();
 
             // P of this tile as fp16/bf16 pairs: probs[mi][nf][half] = row g + 8 half, columns 2t,
@@ -292,14 +282,12 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
                         for (int pair = 0; pair < kPairs; ++pair) {
                             const bool lastPair = pair + 1 == kPairs;
                             if (!lastPair || ks + 1 < kSteps)
-                                device::ldmatrixX4Shared(
-                                    bNext, laneK.at(sKAddress, BlockN, lastPair ? 0 : (pair + 1) * 2 * kMmaN,
-                                                    2 * (lastPair ? ks + 1 : ks)));
+                                device::ldmatrixX4Shared(bNext, laneK.at(sKAddress, BlockN, lastPair ? 0 : (pair + 1) * 2 * kMmaN,
+                                                                         2 * (lastPair ? ks + 1 : ks)));
                             if (pair == kAAhead && ks + 1 < kSteps) {
 #pragma unroll
                                 for (int mi = 0; mi < kMi; ++mi)
-                                    device::ldmatrixX4Shared(
-                                        aNext[mi], laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, 2 * (ks + 1)));
+                                    device::ldmatrixX4Shared(aNext[mi], laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, 2 * (ks + 1)));
                             }
                             const std::uint32_t b0[2] = {bCur[0], bCur[1]}, b1[2] = {bCur[2], bCur[3]};
 #pragma unroll
@@ -322,21 +310,18 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
                 } else {
 #pragma unroll 1
                     for (int atomChunk = 0; atomChunk < qkChunks; atomChunk += kAtomChunks) {
-                        const std::uint32_t atomBytes =
-                            kChunkBytes * attention::blockChunkOffset(0, atomChunk, 1, kLog);
+                        const std::uint32_t atomBytes = kChunkBytes * attention::blockChunkOffset(0, atomChunk, 1, kLog);
 #pragma unroll
                         for (int a0 = 0; a0 < kAtomChunks; a0 += 2) {
                             std::uint32_t a[kMi][4];
 #pragma unroll
                             for (int mi = 0; mi < kMi; ++mi)
-                                device::ldmatrixX4Shared(
-                                    a[mi],
-                                    laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, a0) + atomBytes * BlockM);
+                                device::ldmatrixX4Shared(a[mi],
+                                                         laneQV.at(sQAddress, BlockM, warpRow0 + mi * kMmaM, a0) + atomBytes * BlockM);
 #pragma unroll
                             for (int nf = 0; nf < kNf; nf += 2) {
                                 std::uint32_t b[4];
-                                device::ldmatrixX4Shared(
-                                    b, laneK.at(sKAddress, BlockN, nf * kMmaN, a0) + atomBytes * BlockN);
+                                device::ldmatrixX4Shared(b, laneK.at(sKAddress, BlockN, nf * kMmaN, a0) + atomBytes * BlockN);
                                 const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
 #pragma unroll
                                 for (int mi = 0; mi < kMi; ++mi) {
@@ -382,14 +367,12 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
 #pragma unroll
                 for (int lanes = 1; lanes <= 2; lanes *= 2)
 #pragma unroll
-                    for (int r = 0; r < kRows; ++r)
-                        tileMax[r] = fmaxf(tileMax[r], __shfl_xor_sync(0xffffffffu, tileMax[r], lanes));
+                    for (int r = 0; r < kRows; ++r) tileMax[r] = fmaxf(tileMax[r], __shfl_xor_sync(0xffffffffu, tileMax[r], lanes));
 #pragma unroll
                 for (int r = 0; r < kRows; ++r) {
                     const int mi = r / 2, half = r % 2;
                     const float newMax = fmaxf(rowMaxRaw[mi][half], tileMax[r]);
-                    const float maxScaled =
-                        newMax == -INFINITY ? 0.f : newMax * scaleLog2;  // a row without keys stays 0
+                    const float maxScaled = newMax == -INFINITY ? 0.f : newMax * scaleLog2;  // a row without keys stays 0
                     const float correction = fastExp2(rowMaxRaw[mi][half] * scaleLog2 - maxScaled);
                     rowMaxRaw[mi][half] = newMax;
                     float partial[2] = {0.f, 0.f};
@@ -411,8 +394,8 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
             waitCopies();     // V of this tile has landed ...
             __syncthreads();  // ... for every thread, and every warp is done reading K
             if (tile + 1 < tiles) {
-                loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sKAddress, sK, k, qPitch, key0 + BlockN, p.seqlenK,
-                                                                  qkChunks, p.headDim, vectorQK);
+                loadTile<T, BlockN, kThreads, kLog, kFixedChunks>(sKAddress, sK, k, qPitch, key0 + BlockN, p.seqlenK, qkChunks, p.headDim,
+                                                                  vectorQK);
                 commitCopies();
             }
             if (!computes) continue;
@@ -440,8 +423,7 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
                         const bool prefetch = !last || kk + 1 < kKeySteps;
                         if (prefetch)
                             device::ldmatrixX4TransShared(
-                                bNext,
-                                laneQV.at(sVAddress, BlockN, (last ? kk + 1 : kk) * kMmaK, last ? 0 : 2 * (cp + 1)));
+                                bNext, laneQV.at(sVAddress, BlockN, (last ? kk + 1 : kk) * kMmaK, last ? 0 : 2 * (cp + 1)));
                         const std::uint32_t b0[2] = {bCur[0], bCur[1]}, b1[2] = {bCur[2], bCur[3]};
 #pragma unroll
                         for (int mi = 0; mi < kMi; ++mi) {
@@ -461,13 +443,12 @@ __device__ __forceinline__ void flashForward(const AttentionParams& p) {
 #pragma unroll
                     for (int kk = 0; kk < BlockN / kMmaK; ++kk) {
                         std::uint32_t b[4];
-                        device::ldmatrixX4TransShared(
-                            b, laneQV.at(sVAddress, BlockN, kk * kMmaK, dvBase / kChunkElements + df));
+                        device::ldmatrixX4TransShared(b, laneQV.at(sVAddress, BlockN, kk * kMmaK, dvBase / kChunkElements + df));
                         const std::uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
 #pragma unroll
                         for (int mi = 0; mi < kMi; ++mi) {
-                            const std::uint32_t pa[4] = {probs[mi][2 * kk][0], probs[mi][2 * kk][1],
-                                                         probs[mi][2 * kk + 1][0], probs[mi][2 * kk + 1][1]};
+                            const std::uint32_t pa[4] = {probs[mi][2 * kk][0], probs[mi][2 * kk][1], probs[mi][2 * kk + 1][0],
+                                                         probs[mi][2 * kk + 1][1]};
                             device::mma<T>(acc[mi][df], pa, b0);
                             device::mma<T>(acc[mi][df + 1], pa, b1);
                         }

@@ -19,9 +19,9 @@ public:
         using P = AttentionFamily::Parameter;
         const Shape& s = plan.shape;
         m_bf16 = bf16;
-        m_problem = attention::randomProblem(static_cast<int>(s[P::Batch]), static_cast<int>(s[P::SeqlenQ]), static_cast<int>(s[P::SeqlenK]),
-                                             static_cast<int>(s[P::Heads]), static_cast<int>(s[P::HeadDim]), static_cast<int>(s[P::HeadDimV]),
-                                             s[P::Causal] != 0, bf16, seed);
+        m_problem = attention::randomProblem(
+            static_cast<int>(s[P::Batch]), static_cast<int>(s[P::SeqlenQ]), static_cast<int>(s[P::SeqlenK]), static_cast<int>(s[P::Heads]),
+            static_cast<int>(s[P::HeadDim]), static_cast<int>(s[P::HeadDimV]), s[P::Causal] != 0, bf16, seed);
         const auto& p = m_problem;
         if (auto r = m_q.upload(toBits(p.q, bf16), "q"); !r) return r;
         if (auto r = m_k.upload(toBits(p.k, bf16), "k"); !r) return r;
@@ -29,8 +29,23 @@ public:
         const std::size_t outElements = static_cast<std::size_t>(p.batch) * p.seqlenQ * p.heads * p.headDimV;
         if (auto r = m_o.allocate(outElements * 2, "o"); !r) return r;
         if (auto r = m_lse.allocate(static_cast<std::size_t>(p.batch) * p.heads * p.seqlenQ * sizeof(float), "lse"); !r) return r;
-        m_params = {m_q.get(), m_k.get(), m_v.get(), m_o.get(), static_cast<float*>(m_lse.get()), p.batch, p.seqlenQ, p.seqlenK,
-                    p.heads, p.headDim, p.headDimV, p.causal ? 1 : 0, p.softmaxScale, nullptr, nullptr, 0, 0};
+        m_params = {m_q.get(),
+                    m_k.get(),
+                    m_v.get(),
+                    m_o.get(),
+                    static_cast<float*>(m_lse.get()),
+                    p.batch,
+                    p.seqlenQ,
+                    p.seqlenK,
+                    p.heads,
+                    p.headDim,
+                    p.headDimV,
+                    p.causal ? 1 : 0,
+                    p.softmaxScale,
+                    nullptr,
+                    nullptr,
+                    0,
+                    0};
         if (plan.splitK > 1) {  // split-KV: fp32 partial O and LSE per split, which the combine reads
             const std::size_t rows = static_cast<std::size_t>(plan.splitK) * p.batch * p.heads * p.seqlenQ;
             const int rounded = static_cast<int>(attention::headDimRounded(p.headDim));
@@ -63,8 +78,7 @@ public:
                 std::vector<float> out(static_cast<std::size_t>(seq) * dim);
                 for (int i = 0; i < seq; ++i)
                     for (int d = 0; d < dim; ++d)
-                        out[static_cast<std::size_t>(i) * dim + d] =
-                            all[((static_cast<std::size_t>(b) * seq + i) * p.heads + h) * dim + d];
+                        out[static_cast<std::size_t>(i) * dim + d] = all[((static_cast<std::size_t>(b) * seq + i) * p.heads + h) * dim + d];
                 return out;
             };
             sub.q = slice(p.q, p.seqlenQ, p.headDim);
@@ -84,8 +98,7 @@ public:
     }
     std::string checkedRows() const override {
         std::string heads = "batch 0, head 0";
-        if (m_heads.size() > 1)
-            heads += " and batch " + std::to_string(m_heads[1].first) + ", head " + std::to_string(m_heads[1].second);
+        if (m_heads.size() > 1) heads += " and batch " + std::to_string(m_heads[1].first) + ", head " + std::to_string(m_heads[1].second);
         return rowsText(m_checkRows, m_problem.seqlenQ) + " of " + heads;
     }
 

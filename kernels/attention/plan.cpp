@@ -42,13 +42,13 @@ constexpr Tile kD256{64, 64, 4, "64x64/4", "flash_fwd_d256_m64n64w4"};
 // Split-KV (flash_api.cpp set_params_splitkv, num_splits_heuristic; flash_fwd_launch_template.h
 // run_mha_fwd_splitkv_dispatch and run_flash_splitkv_fwd).
 constexpr std::int64_t kSplitBlockM = attention::kSplitKvBlockM;  // "Fixed for all head dimensions"
-constexpr std::int64_t kSplitWarps = 4;       // Flash_fwd_kernel_traits<d, 64, kBlockN, 4, ...>
-constexpr int kMaxSplits = 128;               // TORCH_CHECK(params.num_splits <= 128, ...)
-constexpr std::int64_t kSplitWavesPerSm = 2;  // num_sm * 2: "128 threads per block"
-constexpr float kSplitFillFraction = 0.8f;    // enough blocks to fill 80 % of the SMs: one split
+constexpr std::int64_t kSplitWarps = 4;                           // Flash_fwd_kernel_traits<d, 64, kBlockN, 4, ...>
+constexpr int kMaxSplits = 128;                                   // TORCH_CHECK(params.num_splits <= 128, ...)
+constexpr std::int64_t kSplitWavesPerSm = 2;                      // num_sm * 2: "128 threads per block"
+constexpr float kSplitFillFraction = 0.8f;                        // enough blocks to fill 80 % of the SMs: one split
 constexpr double kSplitEfficiencyFraction = 0.85;
 constexpr std::int64_t kCombineThreads = attention::kSplitKvThreads;  // kNThreads of the split kernel's traits
-constexpr std::int64_t kAccumBytes = 4;        // out_accum / softmax_lse_accum are fp32
+constexpr std::int64_t kAccumBytes = 4;                               // out_accum / softmax_lse_accum are fp32
 constexpr Tile kSplitD32{kSplitBlockM, 256, kSplitWarps, "64x256/4 split-KV", "flash_fwd_splitkv_d32_m64n256w4"};
 constexpr Tile kSplitD64{kSplitBlockM, 256, kSplitWarps, "64x256/4 split-KV", "flash_fwd_splitkv_d64_m64n256w4"};
 constexpr Tile kSplitD96{kSplitBlockM, 128, kSplitWarps, "64x128/4 split-KV", "flash_fwd_splitkv_d96_m64n128w4"};
@@ -91,9 +91,8 @@ Tile fa2Tile(std::int64_t bucket, bool causal, const DeviceSpec& device) {
         case 128: return sm8x ? (causal ? kD128Sm8xCausal : kD128Sm8xNonCausal) : kD128;
         case 192: return kD192;
         default:
-            return device.smemPerBlockOptin >= kHdim256WideTileMinOptin && device.smemPerSm < kHdim256WideTileMaxSmemPerSm
-                       ? kD256Wide
-                       : kD256;
+            return device.smemPerBlockOptin >= kHdim256WideTileMinOptin && device.smemPerSm < kHdim256WideTileMaxSmemPerSm ? kD256Wide
+                                                                                                                           : kD256;
     }
 }
 
@@ -108,9 +107,7 @@ Tile splitTile(std::int64_t bucket) {
     }
 }
 
-Tile combineTile(std::int64_t bucket) {
-    return bucket % 128 == 0 ? kCombineM4 : (bucket % 64 == 0 ? kCombineM8 : kCombineM16);
-}
+Tile combineTile(std::int64_t bucket) { return bucket % 128 == 0 ? kCombineM4 : (bucket % 64 == 0 ? kCombineM8 : kCombineM16); }
 
 // The combine kernel's LSE table: kMaxSplits (the power of two >= splits, at least 2) x (kBlockM + 1) fp32.
 std::int64_t combineSmem(std::int64_t splits, std::int64_t rows) {
@@ -121,8 +118,7 @@ std::int64_t fa2Smem(const Tile& tile, std::int64_t d) { return (tile.blockM + 2
 
 std::int64_t sm120Smem(const Tile& tile, std::int64_t hd, std::int64_t hdv, bool sheared) {
     return tile.blockM * hd * kElementBytes + tile.blockN * hd * kSm120Stages * kElementBytes +
-           tile.blockN * hdv * kSm120Stages * kElementBytes + kSm120ExtraBytes +
-           (sheared ? kSm120ShearBytesPerRow * tile.blockM : 0);
+           tile.blockN * hdv * kSm120Stages * kElementBytes + kSm120ExtraBytes + (sheared ? kSm120ShearBytesPerRow * tile.blockM : 0);
 }
 
 void setTraffic(LaunchPlan& plan, const Shape& s, std::int64_t splits, std::int64_t headDimRounded) {
@@ -136,7 +132,8 @@ void setTraffic(LaunchPlan& plan, const Shape& s, std::int64_t splits, std::int6
     const double lse = b * h * sq * 4.0;
     // Split-KV: out_accum [splits, b, h, sq, d_rounded] and softmax_lse_accum [splits, b, h, sq],
     // fp32, written by the split kernel and read back by the combine.
-    const double accum = splits > 1 ? static_cast<double>(splits) * b * h * sq * (static_cast<double>(headDimRounded) + 1.0) * kAccumBytes : 0.0;
+    const double accum =
+        splits > 1 ? static_cast<double>(splits) * b * h * sq * (static_cast<double>(headDimRounded) + 1.0) * kAccumBytes : 0.0;
     plan.bytesMoved = q + kv + o + lse + 2.0 * accum;
     const double causalFactor = s[P::Causal] ? 0.5 : 1.0;
     plan.flops = 2.0 * b * h * sq * sk * (d + dv) * causalFactor;
@@ -214,14 +211,16 @@ std::int64_t headDimRounded(std::int64_t headDim) { return headDimBucket(headDim
 
 const std::vector<VariantInfo>& AttentionFamily::variants() const {
     static const std::vector<VariantInfo> list{
-        {"fa2", "FlashAttention-2 forward: head_dim bucket -> (kBlockM x kBlockN / warps), grid (ceil(sq/kBlockM), batch, heads); "
-                "more than one split: split-KV kernel, grid (ceil(sq/64), num_splits, batch*heads), then a combine kernel",
+        {"fa2",
+         "FlashAttention-2 forward: head_dim bucket -> (kBlockM x kBlockN / warps), grid (ceil(sq/kBlockM), batch, heads); "
+         "more than one split: split-KV kernel, grid (ceil(sq/64), num_splits, batch*heads), then a combine kernel",
          "flash-attention v2.8.3 csrc/flash_attn/src/flash_fwd_launch_template.h, kernel_traits.h, flash_api.cpp",
          // head_dim_v moves with head_dim (the map ties them while the shape holds them equal), so the
          // map shows the head_dim rule (<= 256, multiples of 8) against batch's grid.y ceiling.
          {"head_dim", 0, 0, 0},
          {"batch", 0, 0, 0}},
-        {"sm120_tile_search", "FA4-on-SM120 style tile search: the first (tile_m, tile_n) whose shared memory fits the opt-in limit",
+        {"sm120_tile_search",
+         "FA4-on-SM120 style tile search: the first (tile_m, tile_n) whose shared memory fits the opt-in limit",
          "sglang python/sglang/kernels/ops/attention/fa4_sm120/flash_fwd.py",
          {"head_dim", 0, 0, 0},
          {"head_dim_v", 0, 0, 0}},
@@ -236,10 +235,11 @@ const ParameterList& AttentionFamily::parameters() const {
         {"seqlen_k", "key/value tokens per sequence", 0, 1 << 24, 2048, AxisScale::Log2, false},
         {"heads", "attention heads (grid.z)", 0, 1 << 20, 32, AxisScale::Log2, false},
         {"head_dim", "query/key head dimension", 1, 1024, 128, AxisScale::Linear, false, kHeadDimMultiple},
-        {"head_dim_v", "value head dimension (FA2 needs it equal to head_dim)", 1, 1024, 128, AxisScale::Linear, false,
-         kHeadDimMultiple},
+        {"head_dim_v", "value head dimension (FA2 needs it equal to head_dim)", 1, 1024, 128, AxisScale::Linear, false, kHeadDimMultiple},
         {"causal", "1 for a causal mask", 0, 1, 0, AxisScale::Linear, true},
-        {"num_splits", "fa2 split-KV splits: 0 = num_splits_heuristic on the device's SM count (mha_fwd), n = forced (as num_splits of flash_attn_with_kvcache)",
+        {"num_splits",
+         "fa2 split-KV splits: 0 = num_splits_heuristic on the device's SM count (mha_fwd), n = forced (as num_splits of "
+         "flash_attn_with_kvcache)",
          0, 256, 0, AxisScale::Linear, false},
     };
     return list;
@@ -265,8 +265,8 @@ LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSp
 
     // Both variants use Ampere mma instructions.
     if (device.computeCapability.smVersion() < kMinSmVersion) {
-        failPlan(plan, Verdict::UnsupportedDevice, {"compute_capability", kMinSmVersion, device.computeCapability.smVersion()},
-                 -1, detail, "FlashAttention only supports Ampere GPUs or newer.");
+        failPlan(plan, Verdict::UnsupportedDevice, {"compute_capability", kMinSmVersion, device.computeCapability.smVersion()}, -1, detail,
+                 "FlashAttention only supports Ampere GPUs or newer.");
         if (full) plan.alternative = "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU";
         return plan;
     }
@@ -288,9 +288,9 @@ LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSp
             return plan;
         }
         if (hdv != hd) {  // Tilescope's own check: FA2's forward has one head size for Q, K and V.
-            failPlan(plan, Verdict::UnsupportedShape, {"head_dim_v", hd, hdv}, HeadDimV, detail,
-                     full ? "FlashAttention-2 forward needs head_dim_v == head_dim (got " + str(hd) + " and " + str(hdv) + ")"
-                          : std::string());
+            failPlan(
+                plan, Verdict::UnsupportedShape, {"head_dim_v", hd, hdv}, HeadDimV, detail,
+                full ? "FlashAttention-2 forward needs head_dim_v == head_dim (got " + str(hd) + " and " + str(hdv) + ")" : std::string());
             if (full) plan.alternative = "use sm120_tile_search, which takes different Q/K and V head dimensions";
             return plan;
         }
@@ -303,8 +303,7 @@ LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSp
         }
         const std::int64_t nBlocks = ceilDiv(shape[SeqlenK], attention::splitKvBlockN(hd));
         const std::int64_t work = shape[Batch] * shape[Heads] * ceilDiv(shape[SeqlenQ], kSplitBlockM);
-        splits = requested >= 1 ? requested
-                                : attention::numSplitsHeuristic(work, kSplitWavesPerSm * device.smCount, nBlocks, kMaxSplits);
+        splits = requested >= 1 ? requested : attention::numSplitsHeuristic(work, kSplitWavesPerSm * device.smCount, nBlocks, kMaxSplits);
         if (full && (splits > 1 || requested >= 1))
             plan.note = "num_splits " + str(splits) +
                         (requested >= 1 ? " (forced)"
@@ -349,11 +348,10 @@ LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSp
             }
         }
         if (!tile) {
-            failPlan(plan, Verdict::NoTileFits, {"smem_per_block_optin", device.smemPerBlockOptin, smallest},
-                     HeadDim, detail,
+            failPlan(plan, Verdict::NoTileFits, {"smem_per_block_optin", device.smemPerBlockOptin, smallest}, HeadDim, detail,
                      full ? "(head_dim, head_dim_v)=(" + str(hd) + ", " + str(hdv) + ") exceeds SM" +
-                                str(device.computeCapability.smVersion()) + " shared-memory capacity (" +
-                                str(device.smemPerBlockOptin) + " bytes)"
+                                str(device.computeCapability.smVersion()) + " shared-memory capacity (" + str(device.smemPerBlockOptin) +
+                                " bytes)"
                           : std::string());
             if (full) plan.alternative = "route this head_dim to another backend, or use a GPU with a larger opt-in shared-memory limit";
             return plan;

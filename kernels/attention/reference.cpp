@@ -17,7 +17,8 @@ Problem randomProblem(int batch, int seqlenQ, int seqlenK, int heads, int headDi
     std::normal_distribution<float> normal(0.f, 1.f);
     auto fill = [&](std::vector<float>& values, std::size_t count) {
         values.resize(count);
-        for (auto& v : values) v = bf16 ? bf16BitsToFloat(floatToBf16Bits(normal(engine))) : halfBitsToFloat(floatToHalfBits(normal(engine)));
+        for (auto& v : values)
+            v = bf16 ? bf16BitsToFloat(floatToBf16Bits(normal(engine))) : halfBitsToFloat(floatToHalfBits(normal(engine)));
     };
     const auto b = static_cast<std::size_t>(batch), h = static_cast<std::size_t>(heads);
     fill(p.q, b * static_cast<std::size_t>(seqlenQ) * h * static_cast<std::size_t>(headDim));
@@ -50,10 +51,12 @@ Result reference(const Problem& p, int rowLimit) {
                     max = std::max(max, scores[static_cast<std::size_t>(j)]);
                 }
                 double sum = 0.0;
-                for (int j = 0; j <= last; ++j) sum += (scores[static_cast<std::size_t>(j)] = std::exp(scores[static_cast<std::size_t>(j)] - max));
+                for (int j = 0; j <= last; ++j)
+                    sum += (scores[static_cast<std::size_t>(j)] = std::exp(scores[static_cast<std::size_t>(j)] - max));
                 for (int d = 0; d < p.headDimV; ++d) {
                     double acc = 0.0;
-                    for (int j = 0; j <= last; ++j) acc += scores[static_cast<std::size_t>(j)] * p.v[at(b, j, p.seqlenK, h, p.heads, d, p.headDimV)];
+                    for (int j = 0; j <= last; ++j)
+                        acc += scores[static_cast<std::size_t>(j)] * p.v[at(b, j, p.seqlenK, h, p.heads, d, p.headDimV)];
                     r.o[at(b, i, p.seqlenQ, h, p.heads, d, p.headDimV)] = acc / sum;
                 }
                 r.lse[(static_cast<std::size_t>(b) * p.heads + h) * p.seqlenQ + i] = max + std::log(sum);

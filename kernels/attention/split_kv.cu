@@ -4,13 +4,13 @@
 
 using tilescope::AttentionParams;
 
-#define TILESCOPE_SPLIT(NAME, D, BN)                                                   \
-    extern "C" __global__ void __launch_bounds__(128) NAME(AttentionParams p) {       \
-        tilescope::split_kv_detail::splitKvForward<__half, D, BN, true>(p);           \
+#define TILESCOPE_SPLIT(NAME, D, BN)                                            \
+    extern "C" __global__ void __launch_bounds__(128) NAME(AttentionParams p) { \
+        tilescope::split_kv_detail::splitKvForward<__half, D, BN, true>(p);     \
     }
-#define TILESCOPE_COMBINE(NAME, ROWS)                                                  \
-    extern "C" __global__ void __launch_bounds__(128) NAME(AttentionParams p) {       \
-        tilescope::split_kv_detail::splitKvCombine<__half, ROWS>(p);                  \
+#define TILESCOPE_COMBINE(NAME, ROWS)                                           \
+    extern "C" __global__ void __launch_bounds__(128) NAME(AttentionParams p) { \
+        tilescope::split_kv_detail::splitKvCombine<__half, ROWS>(p);            \
     }
 TILESCOPE_SPLIT_KV_KERNELS(TILESCOPE_SPLIT, TILESCOPE_COMBINE)
 #undef TILESCOPE_SPLIT

@@ -39,14 +39,11 @@ constexpr int kChunk = attention::kChunkElements;
 constexpr float kLog2e = 1.4426950408889634f;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
-    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
+__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) { return static_cast<std::uint32_t>(__cvta_generic_to_shared(p)); }
 
 // 16-byte cp.async; valid == false zero-fills the destination without reading global memory.
 __device__ __forceinline__ void copyChunk(void* shared, const void* global, bool valid) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(shared)), "l"(global),
-                 "r"(valid ? 16 : 0));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(shared)), "l"(global), "r"(valid ? 16 : 0));
 }
 __device__ __forceinline__ void commitGroup() { asm volatile("cp.async.commit_group;\n" ::); }
 __device__ __forceinline__ void waitAll() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
@@ -223,8 +220,7 @@ __device__ __forceinline__ void splitKvForward(const AttentionParams& p) {
         // O += P V: two n8 tiles of S form one A fragment of P; V fragments by ldmatrix.trans.
 #pragma unroll
         for (int kk = 0; kk < BlockN / kMmaK; ++kk) {
-            const std::uint32_t a[4] = {device::packPair<T>(s[2 * kk][0], s[2 * kk][1]),
-                                        device::packPair<T>(s[2 * kk][2], s[2 * kk][3]),
+            const std::uint32_t a[4] = {device::packPair<T>(s[2 * kk][0], s[2 * kk][1]), device::packPair<T>(s[2 * kk][2], s[2 * kk][3]),
                                         device::packPair<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
                                         device::packPair<T>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
 #pragma unroll
@@ -239,8 +235,8 @@ __device__ __forceinline__ void splitKvForward(const AttentionParams& p) {
     }
     if (!computes) return;
 
-    // Normalise and write: Split -> out_accum / lse_accum (fp32, d_rounded columns, LSE -inf for
-    // no keys); !Split -> O in T (head_dim_v columns) and LSE (+inf for no keys), as upstream.
+        // Normalise and write: Split -> out_accum / lse_accum (fp32, d_rounded columns, LSE -inf for
+        // no keys); !Split -> O in T (head_dim_v columns) and LSE (+inf for no keys), as upstream.
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
         float total = rowSum[half];
@@ -298,8 +294,7 @@ __device__ __forceinline__ void splitKvCombine(const AttentionParams& p) {
     float lseMax = -INFINITY;
     for (int s = j; s < splits; s += kThreadsPerRow) lseMax = fmaxf(lseMax, sLse[s * kStride + r]);
 #pragma unroll
-    for (int offset = kThreadsPerRow / 2; offset > 0; offset /= 2)
-        lseMax = fmaxf(lseMax, __shfl_xor_sync(0xffffffffu, lseMax, offset));
+    for (int offset = kThreadsPerRow / 2; offset > 0; offset /= 2) lseMax = fmaxf(lseMax, __shfl_xor_sync(0xffffffffu, lseMax, offset));
     if (lseMax == -INFINITY) lseMax = 0.f;  // every split empty
     float sum = 0.f;
     for (int s = j; s < splits; s += kThreadsPerRow) sum += expf(sLse[s * kStride + r] - lseMax);
@@ -341,7 +336,7 @@ __device__ __forceinline__ void splitKvCombine(const AttentionParams& p) {
 // Split-KV kernels per head-dim bucket (run_mha_fwd_splitkv_dispatch: kBlockM 64, kBlockN 256 up
 // to d64, 128 up to d128, else 64) and the combine per rows per CTA (4 when d % 128 == 0, 8 when
 // d % 64 == 0, else 16). SPLIT(name, d, kBlockN) / COMBINE(name, rows)
-#define TILESCOPE_SPLIT_KV_KERNELS(SPLIT, COMBINE)   \
+#define TILESCOPE_SPLIT_KV_KERNELS(SPLIT, COMBINE)    \
     SPLIT(flash_fwd_splitkv_d32_m64n256w4, 32, 256)   \
     SPLIT(flash_fwd_splitkv_d64_m64n256w4, 64, 256)   \
     SPLIT(flash_fwd_splitkv_d96_m64n128w4, 96, 128)   \

@@ -5,12 +5,12 @@
 using tilescope::AttentionParams;
 
 #define TILESCOPE_SPLIT(NAME, D, BN)                                                   \
-    extern "C" __global__ void __launch_bounds__(128) NAME##_bf16(AttentionParams p) {       \
-        tilescope::split_kv_detail::splitKvForward<__nv_bfloat16, D, BN, true>(p);           \
+    extern "C" __global__ void __launch_bounds__(128) NAME##_bf16(AttentionParams p) { \
+        tilescope::split_kv_detail::splitKvForward<__nv_bfloat16, D, BN, true>(p);     \
     }
 #define TILESCOPE_COMBINE(NAME, ROWS)                                                  \
-    extern "C" __global__ void __launch_bounds__(128) NAME##_bf16(AttentionParams p) {       \
-        tilescope::split_kv_detail::splitKvCombine<__nv_bfloat16, ROWS>(p);                  \
+    extern "C" __global__ void __launch_bounds__(128) NAME##_bf16(AttentionParams p) { \
+        tilescope::split_kv_detail::splitKvCombine<__nv_bfloat16, ROWS>(p);            \
     }
 TILESCOPE_SPLIT_KV_KERNELS(TILESCOPE_SPLIT, TILESCOPE_COMBINE)
 #undef TILESCOPE_SPLIT

@@ -60,15 +60,17 @@ void planRejectedLaunch(FindingBuilder& b) {
     linearFigures(b);
     linearFromModel(b, "awq_gemm", "legacy_grid_y");
     f.title = "AWQ GEMM launch rejected: grid.y over its limit (the legacy llm-awq launch)";
-    f.explanation += " The original llm-awq GEMM launch puts ceil(M/16) * N/128 blocks on grid.y, which overflows "
-                     "at long prefills (llm-awq issue #7).";
+    f.explanation +=
+        " The original llm-awq GEMM launch puts ceil(M/16) * N/128 blocks on grid.y, which overflows "
+        "at long prefills (llm-awq issue #7).";
     if (!b.familyNote().empty()) f.explanation += " The kernel is inferred: " + b.familyNote() + ".";
     f.fix = "use a kernel that flattens the grid into grid.x (AutoAWQ / vLLM), or split the prefill into chunks";
     std::vector<std::string> missing;
     if (!b.valueOf("M")) missing.push_back("M (the rows of the call: the log gives no tokens=, tensor shape or prompt length)");
     if (!b.valueOf("N"))
-        missing.push_back("N and K (out_features, in_features: the log names no model Tilescope has a config for; give one with "
-                          "diagnose --model config.json, or add its folder in the settings)");
+        missing.push_back(
+            "N and K (out_features, in_features: the log names no model Tilescope has a config for; give one with "
+            "diagnose --model config.json, or add its folder in the settings)");
     if (!missing.empty()) f.unknown = "unknown: " + joinList(missing);
     // M alone still places the failure: N and K at the family's defaults say so in the plan note.
     if (b.valueOf("M")) {
@@ -86,12 +88,33 @@ const DiagnosisSignatures* AwqGemmFamily::diagnosisSignatures() const {
         DiagnosisSignatures d;
         d.signatures = {
             {110, "awq_gemm.cta_n", {"cta_n"}, R"(OC is not multiple of cta_N\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
-            {120, "awq_gemm.pack_num", {"pack_num"}, R"(OC is not multiple of pack_num\s*=\s*(\d+))", V::UnsupportedShape, false, buildGemmCheck},
-            {130, "awq_gemm.group_multiple", {"group size should"}, R"(Group size should be a multiple of (\d+))", V::UnsupportedShape, false,
+            {120,
+             "awq_gemm.pack_num",
+             {"pack_num"},
+             R"(OC is not multiple of pack_num\s*=\s*(\d+))",
+             V::UnsupportedShape,
+             false,
              buildGemmCheck},
-            {140, "awq_gemm.oc_group", {"oc is not multiple of group"}, R"(OC is not multiple of Group size)", V::UnsupportedShape, false,
+            {130,
+             "awq_gemm.group_multiple",
+             {"group size should"},
+             R"(Group size should be a multiple of (\d+))",
+             V::UnsupportedShape,
+             false,
              buildGemmCheck},
-            {150, "awq_gemm.ic_group", {"ic is not multiple"}, R"(IC is not multiple of (?:Group size|32))", V::UnsupportedShape, false,
+            {140,
+             "awq_gemm.oc_group",
+             {"oc is not multiple of group"},
+             R"(OC is not multiple of Group size)",
+             V::UnsupportedShape,
+             false,
+             buildGemmCheck},
+            {150,
+             "awq_gemm.ic_group",
+             {"ic is not multiple"},
+             R"(IC is not multiple of (?:Group size|32))",
+             V::UnsupportedShape,
+             false,
              buildGemmCheck},
         };
         d.clues = {{30, {"awq", "gemm"}}, {60, {"wqlinear_gemm"}}, {70, {"gemm_forward_cuda"}}};
@@ -99,7 +122,8 @@ const DiagnosisSignatures* AwqGemmFamily::diagnosisSignatures() const {
             {"cuda.invalid_configuration", 10,
              "awq_gemm/legacy_grid_y: grid.y = ceil(M/16) x N/128 passes 65,535 at long prefills (M=16384 with N over 8,064)"},
             {"cuda.invalid_value", 30, "awq_gemm/prefill: 73,728 B at M <= 128, over a T4's 65,536 B opt-in"},
-            {"cuda.invalid_value", 40, "awq_gemm/legacy_grid_y and awq_gemv: a grid.y over 65,535, which the CUDA 13 runtime reports this way"},
+            {"cuda.invalid_value", 40,
+             "awq_gemm/legacy_grid_y and awq_gemv: a grid.y over 65,535, which the CUDA 13 runtime reports this way"},
         };
         d.rejectedLaunch = planRejectedLaunch;
         return d;

@@ -59,10 +59,8 @@ TILESCOPE_HD unsigned gemmMagicPair(unsigned w0, unsigned w1, int nibble) {
 #if defined(__CUDA_ARCH__)
     // One lop3 (a & b) | c (immediate 0xea); written as C, ptxas emits an and and an or.
     unsigned out;
-    if (nibble % 2)
-        asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(pair), "n"(0x00f000f0), "n"(0x54005400));
-    else
-        asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(pair), "n"(0x000f000f), "n"(0x64006400));
+    if (nibble % 2) asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(pair), "n"(0x00f000f0), "n"(0x54005400));
+    else asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(out) : "r"(pair), "n"(0x000f000f), "n"(0x64006400));
     return out;
 #else
     return (pair & gemmNibbleMask(nibble)) | gemmNibbleMagic(nibble);
@@ -104,9 +102,7 @@ TILESCOPE_HD int prefillRowOfSlot(int t, int slot, int lane) { return 8 * slot +
 // The prefill kernel's shared stages: [A: CTA_M x CTA_K fp16, chunk-swizzled rows][B: the tile's 32 row
 // groups x CTA_K int16, copied verbatim from [N/4, K] in 16-byte chunks][128 scales][128 scaled zeros].
 inline constexpr int kPrefillRowGroups = 32;  // 128 columns / 4 interleaved rows
-TILESCOPE_HD constexpr int prefillStageBytes(int ctaM, int ctaK) {
-    return ctaM * ctaK * 2 + kPrefillRowGroups * ctaK * 2 + 2 * 128 * 2;
-}
+TILESCOPE_HD constexpr int prefillStageBytes(int ctaM, int ctaK) { return ctaM * ctaK * 2 + kPrefillRowGroups * ctaK * 2 + 2 * 128 * 2; }
 // Stages the kernel keeps: the planner's, except the 64-deep buckets, whose smaller claim (50,176 B for
 // M > 192) holds three 12,800-byte stages, not four.
 TILESCOPE_HD constexpr int prefillRingStages(int ctaK, int stages) { return ctaK == 64 ? 3 : stages; }
@@ -115,9 +111,7 @@ TILESCOPE_HD constexpr int prefillRingStages(int ctaK, int stages) { return ctaK
 TILESCOPE_HD constexpr int prefillBChunk(int block, int j, int half) { return block * 8 + j * 2 + half; }
 // Byte offset of that chunk inside a stage's B: odd row groups swap the two halves, so the 8 columns an
 // ldmatrix reads (two row groups, 4 columns each) land in 8 distinct 16-byte bank groups.
-TILESCOPE_HD constexpr int prefillBOffset(int rowGroup, int chunk, int ctaK) {
-    return rowGroup * ctaK * 2 + (chunk ^ (rowGroup & 1)) * 16;
-}
+TILESCOPE_HD constexpr int prefillBOffset(int rowGroup, int chunk, int ctaK) { return rowGroup * ctaK * 2 + (chunk ^ (rowGroup & 1)) * 16; }
 // Nibble slot s (0..3) of both 16-bit lanes of a word as fp16x2 with one shift per word: slots 2 and 3
 // read the word shifted right by 8 (prefillSlotLanes). Even slots then sit in mantissa bits 0-3: OR-ed
 // into 0x6400 (1024, mantissa step 1) they read 1024 + q; odd slots sit in bits 4-7: OR-ed into 0x5400

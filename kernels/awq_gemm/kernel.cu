@@ -31,12 +31,12 @@ namespace {
 // shared memory at the end.
 template <int TileN>
 struct GemmShape {
-    static constexpr int kWarpsN = TileN / kWarpColumns;      // 2 or 1
-    static constexpr int kWarpsK = 2 / kWarpsN;               // 1 or 2
-    static constexpr int kSteps = kTileK / kMmaK / kWarpsK;   // k16 steps per warp and chunk: 2 or 1
-    static constexpr int kWarpK = kSteps * kMmaK;             // A columns a warp stages per chunk
+    static constexpr int kWarpsN = TileN / kWarpColumns;     // 2 or 1
+    static constexpr int kWarpsK = 2 / kWarpsN;              // 1 or 2
+    static constexpr int kSteps = kTileK / kMmaK / kWarpsK;  // k16 steps per warp and chunk: 2 or 1
+    static constexpr int kWarpK = kSteps * kMmaK;            // A columns a warp stages per chunk
     static constexpr int kChunksPerRow = kWarpK / kHalfPerVector;
-    static constexpr int kSlotHalves = kTileM * kWarpK;       // one warp's A slice of one chunk
+    static constexpr int kSlotHalves = kTileM * kWarpK;  // one warp's A slice of one chunk
     // The planner's static smem (vLLM's layout, 10,496 / 6,144 B); this kernel uses it for the A rings
     // (and, TileN 64, the cross-warp sum).
     static constexpr int kSmemBytes = TileN == 128 ? 10496 : 6144;
@@ -49,7 +49,6 @@ struct GemmShape {
     static_assert(2 * kGemmStages * kSlotHalves * 2 <= kSmemBytes, "A rings exceed the planner's smem");
     static_assert(kWarpsK == 1 || kWarpColumns * kTileM * 4 <= kSmemBytes, "the cross-warp sum exceeds smem");
 };
-
 
 template <int Steps>
 struct GemmStage {
@@ -98,8 +97,8 @@ __device__ __forceinline__ void gemmTile(const AwqGemmParams& p, long long mTile
     for (int v = 0; v < kCopies; ++v) {
         const int idx = v * kWarpSize + lane, r = idx / S::kChunksPerRow, c = idx % S::kChunksPerRow;
         aValid[v] = row0 + r < p.m;
-        aSource[v] = input + (aValid[v] ? row0 + r : 0) * p.k + static_cast<long long>(split) * kTileK + warpK * S::kWarpK +
-                     c * kHalfPerVector;
+        aSource[v] =
+            input + (aValid[v] ? row0 + r : 0) * p.k + static_cast<long long>(split) * kTileK + warpK * S::kWarpK + c * kHalfPerVector;
         aDest[v] = r * S::kWarpK + awq::swizzleChunk(r, c, S::kChunksPerRow) * kHalfPerVector;
     }
     const long long aStride = static_cast<long long>(p.splitK) * kTileK;
@@ -123,8 +122,7 @@ __device__ __forceinline__ void gemmTile(const AwqGemmParams& p, long long mTile
     for (int step = 0; step < S::kSteps; ++step)
 #pragma unroll
         for (int r = 0; r < 4; ++r) rowOffset[step][r] = (step * kMmaK + awq::gemmBRowOfRegister(l.t, r)) * words;
-    const std::uint32_t* bNext =
-        qweight + wordColumn + (static_cast<long long>(split) * kTileK + warpK * S::kWarpK) * wordsPerRow;
+    const std::uint32_t* bNext = qweight + wordColumn + (static_cast<long long>(split) * kTileK + warpK * S::kWarpK) * wordsPerRow;
     const long long bStride = static_cast<long long>(p.splitK) * kTileK * wordsPerRow;
     long long group = split / chunksPerGroup;
     int remainder = split % chunksPerGroup;
@@ -187,7 +185,7 @@ __device__ __forceinline__ void gemmTile(const AwqGemmParams& p, long long mTile
                 __pipeline_wait_prior(kGemmStages - 1);
                 __syncwarp();
                 compute(stages[s], s % kGemmStages);  // base % kGemmStages == 0
-                loadNext(stages[s]);  // chunk local + S::kBDepth
+                loadNext(stages[s]);                  // chunk local + S::kBDepth
             }
         }
     }

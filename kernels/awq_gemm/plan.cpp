@@ -12,12 +12,12 @@ namespace tilescope {
 namespace {
 
 // AutoAWQ_kernels gemm_cuda_gen.cu (gemm_forward_cuda), vLLM csrc/quantization/awq/gemm_kernels.cu
-constexpr std::int64_t kCtaN = 64;        // "OC is not multiple of cta_N = 64"
-constexpr std::int64_t kPackNum = 8;      // "OC is not multiple of pack_num = 8"
-constexpr std::int64_t kGroupUnit = 32;   // "Group size should be a multiple of 32"
-constexpr std::int64_t kLoopK = 32;       // the K loop steps by 32
+constexpr std::int64_t kCtaN = 64;       // "OC is not multiple of cta_N = 64"
+constexpr std::int64_t kPackNum = 8;     // "OC is not multiple of pack_num = 8"
+constexpr std::int64_t kGroupUnit = 32;  // "Group size should be a multiple of 32"
+constexpr std::int64_t kLoopK = 32;      // the K loop steps by 32
 constexpr std::int64_t kTileM = 16;
-constexpr std::int64_t kSplitK = 8;       // split_k_iters passed by AutoAWQ's and vLLM's callers
+constexpr std::int64_t kSplitK = 8;                    // split_k_iters passed by AutoAWQ's and vLLM's callers
 constexpr std::int64_t kThreadsX = 32, kThreadsY = 2;  // __launch_bounds__(64)
 // Our kernel declares vLLM's layout: A 16x(32+8) fp16, B 32x(N+8) fp16, N scales, N zeros fp16.
 constexpr std::int64_t kSmemTile128 = 10496;
@@ -34,8 +34,7 @@ constexpr std::string_view kSymbol64 = "awq_gemm_m16n64k32";
 constexpr std::string_view kLegacySymbol = "awq_gemm_legacy_m16n128k32";
 
 // The Python wrapper's checks, in AutoAWQ's order; shared by all variants. Returns false on failure.
-bool checkGemmShape(LaunchPlan& plan, std::int64_t n, std::int64_t k, std::int64_t g, std::int64_t ctaN,
-                    PlanDetail detail) {
+bool checkGemmShape(LaunchPlan& plan, std::int64_t n, std::int64_t k, std::int64_t g, std::int64_t ctaN, PlanDetail detail) {
     using P = AwqGemmFamily::Parameter;
     const bool full = detail == PlanDetail::Full;
     if (n % ctaN != 0) {
@@ -44,8 +43,7 @@ bool checkGemmShape(LaunchPlan& plan, std::int64_t n, std::int64_t k, std::int64
         return false;
     }
     if (n % kPackNum != 0) {
-        failPlan(plan, Verdict::UnsupportedShape, {"pack_num", kPackNum, n}, P::N, detail,
-                 "OC is not multiple of pack_num = 8");
+        failPlan(plan, Verdict::UnsupportedShape, {"pack_num", kPackNum, n}, P::N, detail, "OC is not multiple of pack_num = 8");
         return false;
     }
     if (g % kGroupUnit != 0) {
@@ -54,8 +52,7 @@ bool checkGemmShape(LaunchPlan& plan, std::int64_t n, std::int64_t k, std::int64
         return false;
     }
     if (n % g != 0) {
-        failPlan(plan, Verdict::UnsupportedShape, {"N % group_size", g, n}, P::N, detail,
-                 "OC is not multiple of Group size");
+        failPlan(plan, Verdict::UnsupportedShape, {"N % group_size", g, n}, P::N, detail, "OC is not multiple of Group size");
         return false;
     }
     if (k % g != 0) {
@@ -74,9 +71,9 @@ bool checkGemmShape(LaunchPlan& plan, std::int64_t n, std::int64_t k, std::int64
 void setTraffic(LaunchPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t g, std::int64_t splitK) {
     const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
     const double groups = static_cast<double>(ceilDiv(k, g));
-    const double weights = K * N / 2.0;              // qweight int32 [K, N/8]
-    const double zeros = groups * N / 2.0;           // qzeros int32 [K/G, N/8]
-    const double scales = groups * N * 2.0;          // scales fp16 [K/G, N]
+    const double weights = K * N / 2.0;      // qweight int32 [K, N/8]
+    const double zeros = groups * N / 2.0;   // qzeros int32 [K/G, N/8]
+    const double scales = groups * N * 2.0;  // scales fp16 [K/G, N]
     const double activations = M * K * 2.0;
     const double partials = static_cast<double>(splitK) * M * N * 2.0;  // out [split_k, M, N] fp16
     plan.bytesMoved = weights + zeros + scales + activations + partials;
@@ -103,8 +100,8 @@ void setPrefillTraffic(LaunchPlan& plan, std::int64_t m, std::int64_t n, std::in
 
 std::string dispatchNote(std::int64_t m) {
     if (m >= kAutoAwqDequantM)
-        return "at M >= " + str(kAutoAwqDequantM) + " AutoAWQ dequantizes and runs an fp16 matmul instead (vLLM from M >= " +
-               str(kVllmDequantM) + ")";
+        return "at M >= " + str(kAutoAwqDequantM) +
+               " AutoAWQ dequantizes and runs an fp16 matmul instead (vLLM from M >= " + str(kVllmDequantM) + ")";
     if (m >= kVllmDequantM) return "at M >= " + str(kVllmDequantM) + " vLLM dequantizes and runs an fp16 matmul instead";
     return {};
 }
@@ -127,15 +124,18 @@ const std::vector<AwqGemmFamily::PrefillBucket>& AwqGemmFamily::prefillBuckets()
 
 const std::vector<VariantInfo>& AwqGemmFamily::variants() const {
     static const std::vector<VariantInfo> list{
-        {"gemm", "grid.x = ceil(M/16) * N/tileN * split_k (8), block (32, 2), tile m16n128k32 or m16n64k32",
+        {"gemm",
+         "grid.x = ceil(M/16) * N/tileN * split_k (8), block (32, 2), tile m16n128k32 or m16n64k32",
          "AutoAWQ_kernels gemm_cuda_gen.cu (gemm_forward_cuda), vLLM csrc/quantization/awq/gemm_kernels.cu",
          {"M", 0, 0, 0},
          {"N", 0, 0, 0}},
-        {"legacy_grid_y", "the original llm-awq launch: grid (1, ceil(M/16) * N/128, split_k); grid.y overflows at large M",
+        {"legacy_grid_y",
+         "the original llm-awq launch: grid (1, ceil(M/16) * N/128, split_k); grid.y overflows at large M",
          "llm-awq awq/kernels/csrc/quantization/gemm_cuda_gen.cu (llm-awq issue #7)",
          {"M", 0, 0, 0},
          {"N", 0, 0, 0}},
-        {"prefill", "group 128, M-bucketed CTA tiles with multi-stage dynamic shared memory",
+        {"prefill",
+         "group 128, M-bucketed CTA tiles with multi-stage dynamic shared memory",
          "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu",
          {"M", 0, 0, 0},
          {"group_size", 32, 256, 4}},
@@ -237,8 +237,9 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
             plan.note = dispatchNote(m);
             if (n % bucket.ctaN != 0 && n > bucket.ctaN) {
                 if (!plan.note.empty()) plan.note += "; ";
-                plan.note += "N % 128 != 0: upstream's grid has N/128 tiles rounded down while its kernel indexes them rounded up, so "
-                             "it leaves tiles uncomputed; Tilescope's kernel computes the last columns in the blocks of N tile 0";
+                plan.note +=
+                    "N % 128 != 0: upstream's grid has N/128 tiles rounded down while its kernel indexes them rounded up, so "
+                    "it leaves tiles uncomputed; Tilescope's kernel computes the last columns in the blocks of N tile 0";
             }
         }
         setPrefillTraffic(plan, m, n, k, g, bucket.splitK, bucket.ctaM, bucket.ctaN);

@@ -93,8 +93,8 @@ __device__ __forceinline__ void prefillTile(const AwqGemmParams& p, long long mT
         const int r = rA + v * kRowsPerCopy;
         if (row0 + r >= p.m)
             for (int stage = 0; stage < S::kRing; ++stage)
-                *reinterpret_cast<uint4*>(smem + stage * S::kStageBytes + r * CtaK * 2 +
-                                          awq::swizzleChunk(r, cA, S::kChunksPerRow) * 16) = make_uint4(0, 0, 0, 0);
+                *reinterpret_cast<uint4*>(smem + stage * S::kStageBytes + r * CtaK * 2 + awq::swizzleChunk(r, cA, S::kChunksPerRow) * 16) =
+                    make_uint4(0, 0, 0, 0);
     }
     __syncthreads();
     // Sources of tile 0 of this split and byte offsets inside a stage, hoisted out of the K loop with
@@ -181,8 +181,7 @@ __device__ __forceinline__ void prefillTile(const AwqGemmParams& p, long long mT
             for (int s = 0; s < 2; ++s) {
                 std::uint32_t a[S::kFragsM][4];
 #pragma unroll
-                for (int fm = 0; fm < S::kFragsM; ++fm)
-                    device::ldmatrixX4Shared(a[fm], base + aOffset[h][s] + fm * kTileM * CtaK * 2);
+                for (int fm = 0; fm < S::kFragsM; ++fm) device::ldmatrixX4Shared(a[fm], base + aOffset[h][s] + fm * kTileM * CtaK * 2);
 #pragma unroll
                 for (int f = 0; f < S::kFragsN; ++f) {
                     // k16 step s of the half: b[0] rows 2t, 2t+1 (slot 2s), b[1] rows 2t+8, 2t+9 (slot 2s+1).

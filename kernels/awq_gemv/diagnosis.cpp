@@ -84,11 +84,26 @@ const DiagnosisSignatures* AwqGemvFamily::diagnosisSignatures() const {
     static const DiagnosisSignatures contributed = [] {
         DiagnosisSignatures d;
         d.signatures = {
-            {80, "awq_gemv.batch", {"only supports batch size 1"}, R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",
-             V::UnsupportedShape, false, buildGemvBatch},
-            {90, "awq_gemv.fast_batch", {"unsupported batch size"}, R"(Unsupported batch size for gemv kernel\.?)", V::UnsupportedShape,
-             false, buildGemvFastBatch},
-            {100, "awq_gemv.group", {"unsupported group size"}, R"(Unsupported group size for gemv kernel\.?)", V::UnsupportedShape, false,
+            {80,
+             "awq_gemv.batch",
+             {"only supports batch size 1"},
+             R"((?:AWQ GEMV kernel\s+)?only supports batch size 1\b(?:\s*\(got batch size (\d+)\))?)",
+             V::UnsupportedShape,
+             false,
+             buildGemvBatch},
+            {90,
+             "awq_gemv.fast_batch",
+             {"unsupported batch size"},
+             R"(Unsupported batch size for gemv kernel\.?)",
+             V::UnsupportedShape,
+             false,
+             buildGemvFastBatch},
+            {100,
+             "awq_gemv.group",
+             {"unsupported group size"},
+             R"(Unsupported group size for gemv kernel\.?)",
+             V::UnsupportedShape,
+             false,
              buildGemvGroup},
         };
         d.clues = {{20, {"awq", "gemv"}}, {40, {"wqlinear_gemv"}}, {50, {"gemv_forward_cuda"}}};

@@ -15,17 +15,17 @@ namespace tilescope {
 namespace {
 
 constexpr int kWarpSize = 32;
-constexpr int kGemvWarps = 4;                       // block (32, 4): one warp per output channel
-constexpr int kGemvSpanSteps = 4;                   // words per lane per span
+constexpr int kGemvWarps = 4;                               // block (32, 4): one warp per output channel
+constexpr int kGemvSpanSteps = 4;                           // words per lane per span
 constexpr int kGemvSpanWords = kGemvSpanSteps * kWarpSize;  // 128 words = 1,024 k per warp and span
-constexpr int kGemvPrefetchWords = 2048;           // 8 KB of a row asked of L2 ahead of the loads
+constexpr int kGemvPrefetchWords = 2048;                    // 8 KB of a row asked of L2 ahead of the loads
 constexpr int kFastThreads = 256;
 constexpr int kFastWarps = kFastThreads / kWarpSize;
-constexpr int kFastRowGroups = 2;                   // grid N/8: two interleaved groups of 4 rows per block
-constexpr int kFastGroupSize = 128;                 // the only one gemv_fast takes (upstream's template argument)
+constexpr int kFastRowGroups = 2;    // grid N/8: two interleaved groups of 4 rows per block
+constexpr int kFastGroupSize = 128;  // the only one gemv_fast takes (upstream's template argument)
 constexpr int kFastOutputs = kFastRowGroups * awq::kFastInterleave;
 constexpr int kFastStepK = kFastThreads * awq::kFastChunk / awq::kFastInterleave;  // 2,048 k per step
-constexpr int kFastPrefetchK = 4 * kFastStepK;        // int16 of each row group asked of L2 ahead of the loads
+constexpr int kFastPrefetchK = 4 * kFastStepK;                                     // int16 of each row group asked of L2 ahead of the loads
 
 // ---- fp16x2 arithmetic on raw 32-bit registers (what the dequant helpers produce) ----
 __device__ __forceinline__ unsigned hfma2(unsigned a, unsigned b, unsigned c) {
@@ -78,15 +78,15 @@ struct GemvLane {
     static constexpr int kWordsPerGroup = GroupSize / awq::kNibblesPerWord;  // 16 (G=128) or 8 (G=64)
     static constexpr int kGroupsPerStep = kWarpSize / kWordsPerGroup;        // 2 or 4
     static constexpr int kSpanGroups = kGemvSpanSteps * kGroupsPerStep;      // 8 or 16
-    static constexpr int kScaleVectors = kSpanGroups / 8;                     // 16-byte scale loads per span
-    static constexpr int kZeroWords = kSpanGroups / awq::kNibblesPerWord;     // qzeros words per span
+    static constexpr int kScaleVectors = kSpanGroups / 8;                    // 16-byte scale loads per span
+    static constexpr int kZeroWords = kSpanGroups / awq::kNibblesPerWord;    // qzeros words per span
 
-    const uint4* input;     // this lane's activations of step 0 of the current span
-    const uint4* scales;    // the current span's scales
-    const unsigned* qzeros; // the current span's zero words
-    unsigned halfSelect;    // prmt selector of the lane's half of a scale pair
-    bool upperPair;         // G=64: scale pair 2 j + 1
-    int zeroShift;          // 4 * laneGroup
+    const uint4* input;      // this lane's activations of step 0 of the current span
+    const uint4* scales;     // the current span's scales
+    const unsigned* qzeros;  // the current span's zero words
+    unsigned halfSelect;     // prmt selector of the lane's half of a scale pair
+    bool upperPair;          // G=64: scale pair 2 j + 1
+    int zeroShift;           // 4 * laneGroup
 
     // One span: `packed` holds the lane's 4 words; Tail: only words with 32 j < left exist (their
     // weights are zero words, their activations zeros, so they add exactly 0).
@@ -188,10 +188,8 @@ __device__ __forceinline__ void gemvBody(const AwqGemvParams& p) {
     const int n = static_cast<int>(blockIdx.y) * kGemvWarps + static_cast<int>(threadIdx.y);
     const int row = static_cast<int>(blockIdx.z);
     if (n >= p.n || row >= p.m) return;  // whole warps: the shuffles below stay full
-    if (p.groupSize == 64)
-        gemvRow<64>(p, n, row);
-    else
-        gemvRow<128>(p, n, row);
+    if (p.groupSize == 64) gemvRow<64>(p, n, row);
+    else gemvRow<128>(p, n, row);
 }
 
 // ---- gemv_fast: grid N/8, block 256, static smem 512 * B bytes ----
@@ -213,8 +211,8 @@ __device__ __forceinline__ void gemvFastBody(const AwqGemvParams& p) {
     const long long n0 = static_cast<long long>(blockIdx.x) * kFastOutputs + row;
     const long long scaleStep = static_cast<long long>(kFastStepK / kFastGroupSize) * p.n;
     long long metaAt = static_cast<long long>(chunkK / kFastGroupSize) * p.n + n0;
-    const std::int16_t* weights = static_cast<const std::int16_t*>(p.qweight) +
-                                  static_cast<long long>(blockIdx.x) * kFastRowGroups * k + tid * (awq::kFastChunk / awq::kFastInterleave);
+    const std::int16_t* weights = static_cast<const std::int16_t*>(p.qweight) + static_cast<long long>(blockIdx.x) * kFastRowGroups * k +
+                                  tid * (awq::kFastChunk / awq::kFastInterleave);
     const __half* input = static_cast<const __half*>(p.input);  // + b * k + kc: row b, this thread's chunk
     const auto* scales = static_cast<const unsigned short*>(p.scales);
     const auto* scaledZeros = static_cast<const unsigned short*>(p.qzeros);
@@ -285,8 +283,7 @@ __device__ __forceinline__ void gemvFastBody(const AwqGemvParams& p) {
 #pragma unroll
                 for (int g = 0; g < kFastRowGroups; ++g)
 #pragma unroll
-                    for (int j = 0; j < 4; ++j)
-                        dot[g][b] = v == 0 && j == 0 ? hmul2(wq[g][j], xs[j]) : hfma2(wq[g][j], xs[j], dot[g][b]);
+                    for (int j = 0; j < 4; ++j) dot[g][b] = v == 0 && j == 0 ? hmul2(wq[g][j], xs[j]) : hfma2(wq[g][j], xs[j], dot[g][b]);
             }
         }
 #pragma unroll
@@ -333,7 +330,9 @@ extern "C" __global__ void __launch_bounds__(128) awq_gemv_kernel(AwqGemvParams 
 #else
 #define TILESCOPE_FAST1_BLOCKS 6
 #endif
-extern "C" __global__ void __launch_bounds__(256, TILESCOPE_FAST1_BLOCKS) awq_gemv_fast_b1(AwqGemvParams p) { tilescope::gemvFastBody<1>(p); }
+extern "C" __global__ void __launch_bounds__(256, TILESCOPE_FAST1_BLOCKS) awq_gemv_fast_b1(AwqGemvParams p) {
+    tilescope::gemvFastBody<1>(p);
+}
 TILESCOPE_FAST(2)
 TILESCOPE_FAST(3)
 TILESCOPE_FAST(4)

@@ -21,15 +21,13 @@ constexpr std::int64_t kFastRowsPerBlock = 8;  // grid = N / 8
 // out_smem[256 / 32 * 2][2 * batch * 4] (AutoAWQ_kernels declares it extern and launches with none)
 constexpr std::int64_t kFastSmemPerRow = 512;
 constexpr std::int64_t kFastLoadK = 64;
-constexpr std::int64_t kPackNibbles = 8;       // int32 words hold 8 nibbles
+constexpr std::int64_t kPackNibbles = 8;  // int32 words hold 8 nibbles
 
 constexpr std::string_view kGemvSymbol = "awq_gemv_kernel";
-constexpr std::string_view kFastSymbols[] = {"awq_gemv_fast_b1", "awq_gemv_fast_b2", "awq_gemv_fast_b3",
-                                             "awq_gemv_fast_b4", "awq_gemv_fast_b5", "awq_gemv_fast_b6",
-                                             "awq_gemv_fast_b7"};
+constexpr std::string_view kFastSymbols[] = {"awq_gemv_fast_b1", "awq_gemv_fast_b2", "awq_gemv_fast_b3", "awq_gemv_fast_b4",
+                                             "awq_gemv_fast_b5", "awq_gemv_fast_b6", "awq_gemv_fast_b7"};
 
-constexpr std::string_view kUseGemm =
-    "use awq_gemm: a GEMM-packed checkpoint (quantization_config.version = \"gemm\") accepts any batch";
+constexpr std::string_view kUseGemm = "use awq_gemm: a GEMM-packed checkpoint (quantization_config.version = \"gemm\") accepts any batch";
 
 // qzeros columns per row: ceil(ceil(K/G)/8), padded to a multiple of 1 (G>=128), 2 (G=64), 4 (G=32).
 std::int64_t zerosWidth(std::int64_t k, std::int64_t g) {
@@ -50,11 +48,13 @@ void setTraffic(LaunchPlan& plan, std::int64_t m, std::int64_t n, std::int64_t k
 
 const std::vector<VariantInfo>& AwqGemvFamily::variants() const {
     static const std::vector<VariantInfo> list{
-        {"gemv", "batch-1 GEMV: grid (1, N/4, B), block (32, 4), one warp per output channel",
+        {"gemv",
+         "batch-1 GEMV: grid (1, N/4, B), block (32, 4), one warp per output channel",
          "AutoAWQ awq/modules/linear/gemv.py, AutoAWQ_kernels awq_ext/quantization/gemv_cuda.cu",
          {"M", 1, 8, 8},
          {"group_size", 32, 256, 4}},
-        {"gemv_fast", "batch 1..7, group 128: grid N/8, block 256, 512 B static smem per batch row",
+        {"gemv_fast",
+         "batch 1..7, group 128: grid N/8, block 256, 512 B static smem per batch row",
          "AutoAWQ_kernels awq_ext/quantization_new/gemv/gemv_cuda.cu",
          {"M", 1, 16, 16},
          {"group_size", 32, 256, 4}},
@@ -64,8 +64,7 @@ const std::vector<VariantInfo>& AwqGemvFamily::variants() const {
 
 const ParameterList& AwqGemvFamily::parameters() const {
     static const ParameterList list{
-        {"M", "activation rows (batch size x tokens); the GEMV kernels take one token per sequence", 0, 1 << 24, 1,
-         AxisScale::Log2, false},
+        {"M", "activation rows (batch size x tokens); the GEMV kernels take one token per sequence", 0, 1 << 24, 1, AxisScale::Log2, false},
         {"N", "output features (out_features)", 0, 1 << 20, 4096, AxisScale::Log2, false},
         {"K", "input features (in_features)", 0, 1 << 20, 4096, AxisScale::Log2, false},
         {"group_size", "quantization group size along K (q_group_size)", 1, 1 << 12, 128, AxisScale::Log2, false},
@@ -94,20 +93,17 @@ LaunchPlan AwqGemvFamily::plan(int variant, const Shape& shape, const DeviceSpec
             return plan;
         }
         if (g != 64 && g != 128) {
-            failPlan(plan, Verdict::UnsupportedShape, {"group_size", 128, g}, GroupSize, detail,
-                     "Unsupported group size for gemv kernel.");
+            failPlan(plan, Verdict::UnsupportedShape, {"group_size", 128, g}, GroupSize, detail, "Unsupported group size for gemv kernel.");
             return plan;
         }
         if (k % kGemvLoadK != 0) {
             failPlan(plan, Verdict::UnsupportedShape, {"K % 32", kGemvLoadK, k}, K, detail,
-                     full ? "K must be a multiple of 32 for the GEMV kernel's 16-byte loads (got K=" + str(k) + ")"
-                          : std::string());
+                     full ? "K must be a multiple of 32 for the GEMV kernel's 16-byte loads (got K=" + str(k) + ")" : std::string());
             return plan;
         }
         if (n % kGemvWarpsPerBlock != 0) {
             failPlan(plan, Verdict::UnsupportedShape, {"N % 4", kGemvWarpsPerBlock, n}, N, detail,
-                     full ? "N must be a multiple of 4, one warp per output channel (got N=" + str(n) + ")"
-                          : std::string());
+                     full ? "N must be a multiple of 4, one warp per output channel (got N=" + str(n) + ")" : std::string());
             return plan;
         }
         plan.kernelSymbol = kGemvSymbol;
@@ -122,8 +118,9 @@ LaunchPlan AwqGemvFamily::plan(int variant, const Shape& shape, const DeviceSpec
             failPlan(plan, Verdict::UnsupportedShape, {"batch_size", kFastMaxBatch, m}, M, detail,
                      "Unsupported batch size for gemv kernel.");
             if (full)
-                plan.alternative = "use awq_gemm: upstream sends 8 or more rows to a GEMM kernel (gemv_fast is "
-                                   "chosen only for batch < 8 and one token)";
+                plan.alternative =
+                    "use awq_gemm: upstream sends 8 or more rows to a GEMM kernel (gemv_fast is "
+                    "chosen only for batch < 8 and one token)";
             return plan;
         }
         if (g != kFastGroupSize) {

@@ -113,8 +113,8 @@ TILESCOPE_HD FastLocation fastLocation(long long n, long long k, long long kTota
 }
 
 struct FastWeight {
-    int row;         // 0..3 inside the row group
-    long long k;     // original k
+    int row;      // 0..3 inside the row group
+    long long k;  // original k
 };
 
 // The inverse: which weight nibble `nibble` of int16 `position` (0..K-1 inside a row group) holds.

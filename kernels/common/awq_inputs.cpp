@@ -54,12 +54,21 @@ public:
         m_splitK = gemm && variant != AwqGemmFamily::Prefill ? plan.splitK : 1;
         if (auto r = m_output.allocate(static_cast<std::size_t>(m_splitK * m_m * m_n) * 2, "output"); !r) return r;
         if (gemm) {
-            m_gemmParams = {m_input.get(), m_qweight.get(), m_qzeros.get(), m_scales.get(), m_output.get(),
-                            static_cast<int>(m_m), static_cast<int>(m_n), static_cast<int>(k), static_cast<int>(g), m_splitK,
-                            static_cast<int>(plan.dynamicSmem), static_cast<int*>(m_semaphores.get())};
+            m_gemmParams = {m_input.get(),
+                            m_qweight.get(),
+                            m_qzeros.get(),
+                            m_scales.get(),
+                            m_output.get(),
+                            static_cast<int>(m_m),
+                            static_cast<int>(m_n),
+                            static_cast<int>(k),
+                            static_cast<int>(g),
+                            m_splitK,
+                            static_cast<int>(plan.dynamicSmem),
+                            static_cast<int*>(m_semaphores.get())};
             if (variant == AwqGemmFamily::Prefill) m_gemmParams.splitK = plan.splitK;
         } else {
-            m_gemvParams = {m_input.get(), m_qweight.get(), m_qzeros.get(), m_scales.get(), m_output.get(),
+            m_gemvParams = {m_input.get(),         m_qweight.get(),       m_qzeros.get(),      m_scales.get(),     m_output.get(),
                             static_cast<int>(m_m), static_cast<int>(m_n), static_cast<int>(k), static_cast<int>(g)};
         }
         return {};

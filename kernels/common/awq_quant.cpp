@@ -18,8 +18,7 @@ std::uint32_t setNibble(std::uint32_t word, int nibble, int value) {
 
 double Quantized::weight(std::int64_t row, std::int64_t col) const {
     const std::size_t g = static_cast<std::size_t>(row * groups() + col / groupSize);
-    return static_cast<double>(q[static_cast<std::size_t>(row * k + col)] - zeros[g]) *
-           static_cast<double>(halfBitsToFloat(scales[g]));
+    return static_cast<double>(q[static_cast<std::size_t>(row * k + col)] - zeros[g]) * static_cast<double>(halfBitsToFloat(scales[g]));
 }
 
 Quantized quantize(const std::vector<float>& weights, std::int64_t n, std::int64_t k, std::int64_t groupSize) {
@@ -88,7 +87,8 @@ GemvPacked packGemv(const Quantized& w) {
             auto& word = p.qzeros[static_cast<std::size_t>(row * p.zerosWidth + g / kNibblesPerWord)];
             word = static_cast<std::int32_t>(setNibble(static_cast<std::uint32_t>(word), static_cast<int>(g % kNibblesPerWord),
                                                        w.zeros[static_cast<std::size_t>(row * groups + g)]));
-            p.scales[static_cast<std::size_t>(row * p.zerosWidth * kNibblesPerWord + g)] = w.scales[static_cast<std::size_t>(row * groups + g)];
+            p.scales[static_cast<std::size_t>(row * p.zerosWidth * kNibblesPerWord + g)] =
+                w.scales[static_cast<std::size_t>(row * groups + g)];
         }
     }
     return p;
@@ -105,12 +105,15 @@ Quantized unpackGemv(const GemvPacked& p, std::int64_t n, std::int64_t k, std::i
     w.scales.resize(static_cast<std::size_t>(n * groups));
     for (std::int64_t row = 0; row < n; ++row) {
         for (std::int64_t c = 0; c < k; ++c)
-            w.q[static_cast<std::size_t>(row * k + c)] = static_cast<std::uint8_t>(nibbleAt(
-                static_cast<unsigned>(p.qweight[static_cast<std::size_t>(row * words + c / kNibblesPerWord)]), static_cast<int>(c % kNibblesPerWord)));
+            w.q[static_cast<std::size_t>(row * k + c)] = static_cast<std::uint8_t>(
+                nibbleAt(static_cast<unsigned>(p.qweight[static_cast<std::size_t>(row * words + c / kNibblesPerWord)]),
+                         static_cast<int>(c % kNibblesPerWord)));
         for (std::int64_t g = 0; g < groups; ++g) {
-            w.zeros[static_cast<std::size_t>(row * groups + g)] = static_cast<std::uint8_t>(nibbleAt(
-                static_cast<unsigned>(p.qzeros[static_cast<std::size_t>(row * p.zerosWidth + g / kNibblesPerWord)]), static_cast<int>(g % kNibblesPerWord)));
-            w.scales[static_cast<std::size_t>(row * groups + g)] = p.scales[static_cast<std::size_t>(row * p.zerosWidth * kNibblesPerWord + g)];
+            w.zeros[static_cast<std::size_t>(row * groups + g)] = static_cast<std::uint8_t>(
+                nibbleAt(static_cast<unsigned>(p.qzeros[static_cast<std::size_t>(row * p.zerosWidth + g / kNibblesPerWord)]),
+                         static_cast<int>(g % kNibblesPerWord)));
+            w.scales[static_cast<std::size_t>(row * groups + g)] =
+                p.scales[static_cast<std::size_t>(row * p.zerosWidth * kNibblesPerWord + g)];
         }
     }
     return w;
@@ -153,7 +156,8 @@ Quantized unpackGemvFast(const GemvFastPacked& p, std::int64_t n, std::int64_t k
             for (int s = 0; s < kFastInterleave; ++s) {
                 const FastWeight at = fastWeightAt(pos, s);
                 const unsigned element = static_cast<std::uint16_t>(p.qweight[static_cast<std::size_t>(rowGroup * k + pos)]);
-                w.q[static_cast<std::size_t>((rowGroup * kFastInterleave + at.row) * k + at.k)] = static_cast<std::uint8_t>(nibbleAt(element, s));
+                w.q[static_cast<std::size_t>((rowGroup * kFastInterleave + at.row) * k + at.k)] =
+                    static_cast<std::uint8_t>(nibbleAt(element, s));
             }
     for (std::int64_t row = 0; row < n; ++row)
         for (std::int64_t g = 0; g < groups; ++g) {
@@ -177,11 +181,13 @@ GemmPacked packGemm(const Quantized& w) {
         const std::int64_t word = row / kNibblesPerWord;
         for (std::int64_t c = 0; c < w.k; ++c) {
             auto& packed = p.qweight[static_cast<std::size_t>(c * words + word)];
-            packed = static_cast<std::int32_t>(setNibble(static_cast<std::uint32_t>(packed), nibble, w.q[static_cast<std::size_t>(row * w.k + c)]));
+            packed = static_cast<std::int32_t>(
+                setNibble(static_cast<std::uint32_t>(packed), nibble, w.q[static_cast<std::size_t>(row * w.k + c)]));
         }
         for (std::int64_t g = 0; g < groups; ++g) {
             auto& packed = p.qzeros[static_cast<std::size_t>(g * words + word)];
-            packed = static_cast<std::int32_t>(setNibble(static_cast<std::uint32_t>(packed), nibble, w.zeros[static_cast<std::size_t>(row * groups + g)]));
+            packed = static_cast<std::int32_t>(
+                setNibble(static_cast<std::uint32_t>(packed), nibble, w.zeros[static_cast<std::size_t>(row * groups + g)]));
             p.scales[static_cast<std::size_t>(g * w.n + row)] = w.scales[static_cast<std::size_t>(row * groups + g)];
         }
     }

@@ -33,15 +33,15 @@ struct GemvPacked {  // AutoAWQ "GEMV"
 GemvPacked packGemv(const Quantized& w);
 Quantized unpackGemv(const GemvPacked& packed, std::int64_t n, std::int64_t k, std::int64_t groupSize);
 
-struct GemvFastPacked {  // AutoAWQ "gemv_fast" (pack_intweight, interleave 4, k-stride 64)
-    std::vector<std::int16_t> qweight;        // [N/4, K]
-    std::vector<std::uint16_t> scales;        // [K/G, N] fp16
-    std::vector<std::uint16_t> scaledZeros;   // [K/G, N] fp16, -z * s
+struct GemvFastPacked {                      // AutoAWQ "gemv_fast" (pack_intweight, interleave 4, k-stride 64)
+    std::vector<std::int16_t> qweight;       // [N/4, K]
+    std::vector<std::uint16_t> scales;       // [K/G, N] fp16
+    std::vector<std::uint16_t> scaledZeros;  // [K/G, N] fp16, -z * s
 };
 GemvFastPacked packGemvFast(const Quantized& w);
 Quantized unpackGemvFast(const GemvFastPacked& packed, std::int64_t n, std::int64_t k, std::int64_t groupSize);
 
-struct GemmPacked {  // AutoAWQ / vLLM "GEMM"
+struct GemmPacked {                     // AutoAWQ / vLLM "GEMM"
     std::vector<std::int32_t> qweight;  // [K, N/8], AWQ order
     std::vector<std::int32_t> qzeros;   // [K/G, N/8], AWQ order
     std::vector<std::uint16_t> scales;  // [K/G, N] fp16

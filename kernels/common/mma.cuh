@@ -45,9 +45,13 @@ __device__ __forceinline__ float toFloat(__nv_bfloat16 v) { return __bfloat162fl
 template <typename T>
 __device__ __forceinline__ T fromFloat(float v);
 template <>
-__device__ __forceinline__ __half fromFloat<__half>(float v) { return __float2half_rn(v); }
+__device__ __forceinline__ __half fromFloat<__half>(float v) {
+    return __float2half_rn(v);
+}
 template <>
-__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 
 // D = A * B + D for fp16 inputs. sm_75 has no m16n8k16: two m16n8k8 do the same work.
 __device__ __forceinline__ void mmaF16(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
@@ -149,9 +153,7 @@ __device__ __forceinline__ std::uint32_t hfma2Bits(std::uint32_t a, std::uint32_
 
 // 16-byte global -> shared copy through cp.async where the arch has it (cuda_pipeline.h falls
 // back to a plain copy below sm_80).
-__device__ __forceinline__ void copy16Async(void* shared, const void* global) {
-    __pipeline_memcpy_async(shared, global, 16);
-}
+__device__ __forceinline__ void copy16Async(void* shared, const void* global) { __pipeline_memcpy_async(shared, global, 16); }
 
 // Shared-memory address of a generic pointer (the operand ldmatrix and cp.async take).
 __device__ __forceinline__ std::uint32_t sharedAddress(const void* pointer) {

@@ -21,8 +21,7 @@ ReferenceCheck compareWithReference(const std::vector<double>& reference, const 
         scale = std::max(scale, std::abs(reference[i]));
         worst = std::max(worst, std::abs(out - reference[i]));
     }
-    check.maxRelativeError = finite ? worst / std::max(scale, std::numeric_limits<double>::min())
-                                    : std::numeric_limits<double>::infinity();
+    check.maxRelativeError = finite ? worst / std::max(scale, std::numeric_limits<double>::min()) : std::numeric_limits<double>::infinity();
     check.passed = finite && check.maxRelativeError <= bound;
     return check;
 }

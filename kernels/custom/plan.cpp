@@ -57,15 +57,13 @@ const ParameterList& CustomFamily::parameters() const {
         {"block_y", "threads along y (blockDim.y)", 1, 2048, 1, AxisScale::Log2, false},
         {"block_z", "threads along z (blockDim.z; 64 at most)", 1, 256, 1, AxisScale::Log2, false},
         // ptxas allocates registers per thread in steps of 8 (256 per warp); 255 is every arch's ceiling.
-        {"registers", "registers per thread, as ptxas reports them (Used N registers)", 1, 255, 168, AxisScale::Linear,
-         false, 8},
-        {"static_smem", "static shared memory per block in bytes (__shared__ arrays; ptxas caps it at 48 KB)", 0,
-         1 << 20, 0, AxisScale::Log2, false},
-        {"dynamic_smem", "dynamic shared memory per block in bytes (the launch's third <<<>>> argument)", 0, 1 << 20,
-         32768, AxisScale::Log2, false},
-        {"smem_optin",
-         "1: the kernel calls cudaFuncSetAttribute(MaxDynamicSharedMemorySize) first, so it may use the opt-in limit",
-         0, 1, 0, AxisScale::Linear, true},
+        {"registers", "registers per thread, as ptxas reports them (Used N registers)", 1, 255, 168, AxisScale::Linear, false, 8},
+        {"static_smem", "static shared memory per block in bytes (__shared__ arrays; ptxas caps it at 48 KB)", 0, 1 << 20, 0,
+         AxisScale::Log2, false},
+        {"dynamic_smem", "dynamic shared memory per block in bytes (the launch's third <<<>>> argument)", 0, 1 << 20, 32768,
+         AxisScale::Log2, false},
+        {"smem_optin", "1: the kernel calls cudaFuncSetAttribute(MaxDynamicSharedMemorySize) first, so it may use the opt-in limit", 0, 1,
+         0, AxisScale::Linear, true},
     };
     return list;
 }
@@ -78,13 +76,13 @@ LaunchPlan CustomFamily::plan(int variant, const Shape& shape, const DeviceSpec&
     // Static shared memory past the per-block cap never builds: ptxas refuses the entry function,
     // so there is no launch to check.
     if (shape[StaticSmem] > device.smemPerBlock) {
-        failPlan(plan, Verdict::UnsupportedShape, {"static_smem_per_block", device.smemPerBlock, shape[StaticSmem]},
-                 StaticSmem, detail,
+        failPlan(plan, Verdict::UnsupportedShape, {"static_smem_per_block", device.smemPerBlock, shape[StaticSmem]}, StaticSmem, detail,
                  detail == PlanDetail::Full ? tooMuchSharedDataText(kCustomKernelSymbol, shape[StaticSmem], device.smemPerBlock)
                                             : std::string());
         if (detail == PlanDetail::Full)
-            plan.alternative = "move the arrays to dynamic shared memory (extern __shared__) with smem_optin=1: only "
-                               "dynamic shared memory may pass 48 KB";
+            plan.alternative =
+                "move the arrays to dynamic shared memory (extern __shared__) with smem_optin=1: only "
+                "dynamic shared memory may pass 48 KB";
         return plan;
     }
 
@@ -102,8 +100,7 @@ LaunchPlan CustomFamily::plan(int variant, const Shape& shape, const DeviceSpec&
     if (detail == PlanDetail::Full && plan.limit && plan.limit->name == "smem_per_block" && !plan.optsIntoLargeSmem &&
         plan.totalSmem() <= device.smemPerBlockOptin)
         plan.alternative = "set smem_optin=1: cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
-                           str(plan.dynamicSmem) + ") raises the limit to " + str(device.smemPerBlockOptin) +
-                           " B on this device";
+                           str(plan.dynamicSmem) + ") raises the limit to " + str(device.smemPerBlockOptin) + " B on this device";
     return plan;
 }
 

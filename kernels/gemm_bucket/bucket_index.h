@@ -6,22 +6,22 @@
 
 namespace tilescope::bucket {
 
-inline constexpr int kBlockK = 64;      // k per chunk: one 128-byte bf16 row, the 128-byte swizzle span (kBK)
-inline constexpr int kTileRows = 128;   // the stage's 16 KB part: 128 rows x 64 k (kD3BM)
-inline constexpr int kGridCap = 152;    // grid = min(tiles, 152); the small cells' fixed grid (kM1Grid_)
-inline constexpr int kRasterGroup = 16; // tiles walk B-axis stripes this wide (kD3GroupN)
-inline constexpr int kLargeWarps = 8;   // 256 threads (kD3Threads)
+inline constexpr int kBlockK = 64;       // k per chunk: one 128-byte bf16 row, the 128-byte swizzle span (kBK)
+inline constexpr int kTileRows = 128;    // the stage's 16 KB part: 128 rows x 64 k (kD3BM)
+inline constexpr int kGridCap = 152;     // grid = min(tiles, 152); the small cells' fixed grid (kM1Grid_)
+inline constexpr int kRasterGroup = 16;  // tiles walk B-axis stripes this wide (kD3GroupN)
+inline constexpr int kLargeWarps = 8;    // 256 threads (kD3Threads)
 
 // Cells 8 and 16 (gemm_ar.cuh oproj_ar_kernel): M pads to one m16 tile; 6 consumer warps, each
 // owning one 8-column tile of a strip, plus a producer warp; a stage is kSmallChunks k-chunks of
 // 48 weight rows + 16 activation rows; 6 stages.
-inline constexpr int kSmallRows = 16;            // Mp = (M + 15) & ~15
-inline constexpr int kSmallConsumerWarps = 6;    // kCWarps
+inline constexpr int kSmallRows = 16;                                 // Mp = (M + 15) & ~15
+inline constexpr int kSmallConsumerWarps = 6;                         // kCWarps
 inline constexpr int kSmallThreads = (kSmallConsumerWarps + 1) * 32;  // kThreads = 224
 inline constexpr int kSmallStripRows = 8 * kSmallConsumerWarps;       // kBNRows = 48
-inline constexpr int kSmallChunks = 2;           // CH
-inline constexpr int kSmallStages = 6;           // S for Mp <= 16
-inline constexpr int kColumnTile = 8;            // n8: the unit the strips are made of
+inline constexpr int kSmallChunks = 2;                                // CH
+inline constexpr int kSmallStages = 6;                                // S for Mp <= 16
+inline constexpr int kColumnTile = 8;                                 // n8: the unit the strips are made of
 
 // Bytes of one k-chunk holding `rowsA + rowsB` rows of 64 bf16 (planner: 16,384 + BN*128).
 TILESCOPE_HD constexpr long long stageBytes(long long rowsA, long long rowsB) { return (rowsA + rowsB) * kBlockK * 2; }
@@ -72,8 +72,12 @@ TILESCOPE_HD constexpr int blockN(int cell) {  // kBN: swap 16 / 32, else d3_bn(
     if (swapsOperands(cell)) return mp <= 32 ? 16 : 32;
     return mp <= 128 ? 64 : (mp == 256 ? 128 : 256);
 }
-TILESCOPE_HD constexpr long long tilesAlongA(long long n, int cell) { return swapsOperands(cell) ? n / kTileRows : paddedRows(cell) / kTileRows; }
-TILESCOPE_HD constexpr long long tilesAlongB(long long n, int cell) { return swapsOperands(cell) ? paddedRows(cell) / blockN(cell) : n / blockN(cell); }
+TILESCOPE_HD constexpr long long tilesAlongA(long long n, int cell) {
+    return swapsOperands(cell) ? n / kTileRows : paddedRows(cell) / kTileRows;
+}
+TILESCOPE_HD constexpr long long tilesAlongB(long long n, int cell) {
+    return swapsOperands(cell) ? paddedRows(cell) / blockN(cell) : n / blockN(cell);
+}
 TILESCOPE_HD constexpr long long tileCount(long long n, int cell) { return tilesAlongA(n, cell) * tilesAlongB(n, cell); }
 TILESCOPE_HD constexpr long long gridFor(long long tiles) { return tiles < kGridCap ? tiles : kGridCap; }
 

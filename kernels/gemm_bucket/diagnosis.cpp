@@ -39,8 +39,13 @@ const DiagnosisSignatures* GemmBucketFamily::diagnosisSignatures() const {
     static const DiagnosisSignatures contributed = [] {
         DiagnosisSignatures d;
         d.signatures = {
-            {70, "gemm_bucket.overflow", {"gemm_ar"}, R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
-             Verdict::BucketOverflow, false, buildBucketOverflow},
+            {70,
+             "gemm_bucket.overflow",
+             {"gemm_ar"},
+             R"(gemm_ar:\s*M\s*=\s*(-?\d+)\s+outside\s+\[\s*(-?\d+)\s*,\s*(\d+)\s*\])",
+             Verdict::BucketOverflow,
+             false,
+             buildBucketOverflow},
         };
         d.clues = {{10, {"gemm_ar"}}};
         d.causes = {

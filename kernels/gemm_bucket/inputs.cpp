@@ -26,8 +26,14 @@ public:
         if (auto r = m_x.upload(toBits(m_problem.x, true), "x"); !r) return r;
         if (auto r = m_w.upload(toBits(m_problem.w, true), "w"); !r) return r;
         if (auto r = m_out.allocate(static_cast<std::size_t>(cell * s[1]) * 2, "out"); !r) return r;
-        m_params = {m_x.get(), m_w.get(), m_out.get(), static_cast<int>(s[0]), static_cast<int>(s[1]), static_cast<int>(s[2]),
-                    static_cast<int>(cell), static_cast<int>(plan.dynamicSmem)};
+        m_params = {m_x.get(),
+                    m_w.get(),
+                    m_out.get(),
+                    static_cast<int>(s[0]),
+                    static_cast<int>(s[1]),
+                    static_cast<int>(s[2]),
+                    static_cast<int>(cell),
+                    static_cast<int>(plan.dynamicSmem)};
         return {};
     }
     void* parameterBlock() override { return &m_params; }
@@ -51,8 +57,8 @@ public:
     std::string checkedRows() const override {
         const std::int64_t m = m_problem.m;
         if (m_tailRows == 0) return rowsText(m_headRows, m);
-        return "rows 0.." + std::to_string(m_headRows - 1) + " and " + std::to_string(m - m_tailRows) + ".." +
-               std::to_string(m - 1) + " of " + std::to_string(m);
+        return "rows 0.." + std::to_string(m_headRows - 1) + " and " + std::to_string(m - m_tailRows) + ".." + std::to_string(m - 1) +
+               " of " + std::to_string(m);
     }
 
 private:

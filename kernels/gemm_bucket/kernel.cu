@@ -28,13 +28,11 @@ namespace dev = device;
 // Predicated 16-byte cp.async through L2 (.cg), sm_80+: nothing is issued when `issue` is 0; with
 // `srcBytes` 0 nothing is read and the 16 bytes are zero-filled. Being predicated rather than behind a
 // branch, the copies stay in the same basic block as the MMAs and ptxas can interleave them.
-[[maybe_unused]] __device__ __forceinline__ void copy16If(std::uint32_t dst, const void* src, std::uint32_t srcBytes,
-                                                          std::uint32_t issue) {
+[[maybe_unused]] __device__ __forceinline__ void copy16If(std::uint32_t dst, const void* src, std::uint32_t srcBytes, std::uint32_t issue) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\t@p cp.async.cg.shared.global [%0], [%1], 16, %2;\n\t}\n" ::"r"(dst),
-        "l"(src), "r"(srcBytes), "r"(issue)
-        : "memory");
+    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %3, 0;\n\t@p cp.async.cg.shared.global [%0], [%1], 16, %2;\n\t}\n" ::"r"(dst),
+                 "l"(src), "r"(srcBytes), "r"(issue)
+                 : "memory");
 #else
     (void)dst;
     (void)src;
@@ -63,9 +61,9 @@ __device__ __forceinline__ void largeCellGemm(const GemmBucketParams& p) {
     constexpr int kThreads = bucket::kLargeWarps * kWarpSize;
     constexpr int kMI = kRowsA / (WarpsM * 16), kNJ = kBN / (WarpsN * 8);
     constexpr int kStageBytes = static_cast<int>(bucket::stageBytes(kRowsA, kBN));
-    constexpr int kKSteps = bucket::kBlockK / 16;                // k16 steps per k-chunk: 4
-    constexpr int kRowsPerPass = kThreads / kChunksPerRow;       // 32 rows per pass of the block
-    constexpr int kCopiesA = kRowsA / kRowsPerPass;              // 4 rows of A per thread
+    constexpr int kKSteps = bucket::kBlockK / 16;                      // k16 steps per k-chunk: 4
+    constexpr int kRowsPerPass = kThreads / kChunksPerRow;             // 32 rows per pass of the block
+    constexpr int kCopiesA = kRowsA / kRowsPerPass;                    // 4 rows of A per thread
     constexpr int kCopiesB = (kBN + kRowsPerPass - 1) / kRowsPerPass;  // 1 (BN 16: threads of rows < 16 only) .. 8
     constexpr int kCopies = kCopiesA + kCopiesB;
     constexpr int kCopySteps = kKSteps - 1;  // copies go out during k16 steps 0..2; step 3 holds the barrier
@@ -207,12 +205,10 @@ __device__ __forceinline__ void largeCellGemm(const GemmBucketParams& p) {
             } else {
                 dev::cpAsyncCommit();
                 dev::cpAsyncWait<kStages - 2>();  // step + 1 has landed for this thread
-                __syncthreads();                   // for everyone; everyone has read this slot's fragments
+                __syncthreads();                  // for everyone; everyone has read this slot's fragments
             }
-            if (ks + 1 < kKSteps)
-                loadFragments((ks + 1) % 2, stage, ks + 1);
-            else
-                loadFragments((ks + 1) % 2, nextStage, 0);
+            if (ks + 1 < kKSteps) loadFragments((ks + 1) % 2, stage, ks + 1);
+            else loadFragments((ks + 1) % 2, nextStage, 0);
             const int cur = ks % 2;
 #pragma unroll
             for (int i = 0; i < kMI; ++i)
@@ -231,7 +227,7 @@ __device__ __forceinline__ void largeCellGemm(const GemmBucketParams& p) {
 #pragma unroll
                 for (int j = 0; j < kNJ; ++j) {
                     const long long rowA = tc.a * kRowsA + warpM * kMI * 16 + i * 16 + g;  // + 8 for c[2], c[3]
-                    const long long colB = tc.b * kBN + warpN * kNJ * 8 + j * 8 + 2 * t;  // + 1 for c[1], c[3]
+                    const long long colB = tc.b * kBN + warpN * kNJ * 8 + j * 8 + 2 * t;   // + 1 for c[1], c[3]
                     if constexpr (kSwap) {  // A rows are output columns, B columns are tokens
 #pragma unroll
                         for (int e = 0; e < 4; ++e) {
@@ -271,13 +267,13 @@ __device__ __forceinline__ void smallCellGemm(const GemmBucketParams& p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     constexpr int kStages = bucket::kSmallStages;
     constexpr int kRowsPerChunk = bucket::kSmallStripRows + bucket::kSmallRows;  // 64
-    constexpr int kChunkBytes = kRowsPerChunk * kRowBytes;                        // 8 KB
-    constexpr int kStageBytes = bucket::kSmallChunks * kChunkBytes;               // 16 KB
-    constexpr int kStageRows = bucket::kSmallChunks * kRowsPerChunk;              // 128 (chunk, row) pairs
+    constexpr int kChunkBytes = kRowsPerChunk * kRowBytes;                       // 8 KB
+    constexpr int kStageBytes = bucket::kSmallChunks * kChunkBytes;              // 16 KB
+    constexpr int kStageRows = bucket::kSmallChunks * kRowsPerChunk;             // 128 (chunk, row) pairs
     constexpr int kThreads = bucket::kSmallThreads;
-    constexpr int kRowsPerPass = kThreads / kChunksPerRow;                          // 28
-    constexpr int kCopies = (kStageRows + kRowsPerPass - 1) / kRowsPerPass;         // 5 (the 5th: threads of rows < 16)
-    constexpr int kKPerStage = bucket::kSmallChunks * bucket::kBlockK;              // 128
+    constexpr int kRowsPerPass = kThreads / kChunksPerRow;                   // 28
+    constexpr int kCopies = (kStageRows + kRowsPerPass - 1) / kRowsPerPass;  // 5 (the 5th: threads of rows < 16)
+    constexpr int kKPerStage = bucket::kSmallChunks * bucket::kBlockK;       // 128
     static_assert(kThreads % kChunksPerRow == 0, "a thread copies one chunk column");
     if (p.dynamicSmemBytes < kStages * kStageBytes) __trap();
 
@@ -289,8 +285,8 @@ __device__ __forceinline__ void smallCellGemm(const GemmBucketParams& p) {
     auto* out = static_cast<bf16*>(p.out);
     const long long k = p.k, n = p.n;
 
-    const bucket::ColumnStrip strip = bucket::columnStrip(static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x),
-                                                          static_cast<int>(n / bucket::kColumnTile));
+    const bucket::ColumnStrip strip =
+        bucket::columnStrip(static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(n / bucket::kColumnTile));
     const int stripEnd = strip.first + strip.count;
     const int groups = (strip.count + bucket::kSmallConsumerWarps - 1) / bucket::kSmallConsumerWarps;
     const int kSteps = p.k / kKPerStage;
@@ -303,7 +299,7 @@ __device__ __forceinline__ void smallCellGemm(const GemmBucketParams& p) {
     const unsigned char* copySrc[kCopies];
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
-        const int q = bucket::copyRow(tid, i, kThreads);  // (chunk, row) pair: chunk q / 64, row q % 64
+        const int q = bucket::copyRow(tid, i, kThreads);                                  // (chunk, row) pair: chunk q / 64, row q % 64
         copyOwn[i] = ((i + 1) * kRowsPerPass <= kStageRows || q < kStageRows) ? 1u : 0u;  // copyRow < 28
         copyDst[i] = static_cast<std::uint32_t>(bucket::smallStageOffset(q, copyChunk));
         copyBytes[i] = 0;
@@ -404,8 +400,7 @@ __device__ __forceinline__ void smallCellGemm(const GemmBucketParams& p) {
                 if (g < p.m)
                     *reinterpret_cast<std::uint32_t*>(out + g * n + column) = packBf16(acc[0][0] + acc[1][0], acc[0][1] + acc[1][1]);
                 if (g + 8 < p.m)
-                    *reinterpret_cast<std::uint32_t*>(out + (g + 8) * n + column) =
-                        packBf16(acc[0][2] + acc[1][2], acc[0][3] + acc[1][3]);
+                    *reinterpret_cast<std::uint32_t*>(out + (g + 8) * n + column) = packBf16(acc[0][2] + acc[1][2], acc[0][3] + acc[1][3]);
             }
 #pragma unroll
             for (int h = 0; h < 2; ++h) acc[h][0] = acc[h][1] = acc[h][2] = acc[h][3] = 0.f;
@@ -428,22 +423,12 @@ using tilescope::GemmBucketParams;
 // which 20 SMs need for the 152 CTAs on 132 SMs.
 extern "C" __global__ void __launch_bounds__(224, 2) gemm_bucket_small(GemmBucketParams p) { tilescope::smallCellGemm(p); }
 // Cells 32 and 64: operands swapped (128 weight rows x 16 / 32 tokens), 8 warps along the weight rows.
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn16(GemmBucketParams p) {
-    tilescope::largeCellGemm<32, 8, 1>(p);
-}
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn32(GemmBucketParams p) {
-    tilescope::largeCellGemm<64, 8, 1>(p);
-}
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn16(GemmBucketParams p) { tilescope::largeCellGemm<32, 8, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn32(GemmBucketParams p) { tilescope::largeCellGemm<64, 8, 1>(p); }
 // Cells 128..512: 128 tokens x BN weight rows, 2 x 4 warps of 64 x BN/4.
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn64(GemmBucketParams p) {
-    tilescope::largeCellGemm<128, 2, 4>(p);
-}
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn128(GemmBucketParams p) {
-    tilescope::largeCellGemm<256, 2, 4>(p);
-}
-extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn256(GemmBucketParams p) {
-    tilescope::largeCellGemm<512, 2, 4>(p);
-}
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn64(GemmBucketParams p) { tilescope::largeCellGemm<128, 2, 4>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn128(GemmBucketParams p) { tilescope::largeCellGemm<256, 2, 4>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) gemm_bucket_bn256(GemmBucketParams p) { tilescope::largeCellGemm<512, 2, 4>(p); }
 
 namespace tilescope {
 

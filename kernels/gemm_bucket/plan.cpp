@@ -14,15 +14,25 @@ namespace {
 
 // sglang python/sglang/kernels/ops/kimi_k3/gemm_ar.py and jit/csrc/kimi_k3/comm/gemm_ar.cuh
 // (read at sgl-project/sglang 2284c25b95f5b335b43c5790672675cfae5da849).
-constexpr std::int64_t kMaxTokens = 512;           // kMMax
-constexpr std::int64_t kKMultiple = 128;           // GemmArKernel: K % 128 == 0
-constexpr std::int64_t kNMultiple = 256;           // static_assert kN % 256 == 0
-constexpr std::int64_t kSmallCellSmem = 98400;     // Launcher<16>: S=6 * CH=2 * (48 + 16) * 128 B + 2*S mbarriers
-constexpr std::int64_t kElementBytes = 2;          // bf16
+constexpr std::int64_t kMaxTokens = 512;        // kMMax
+constexpr std::int64_t kKMultiple = 128;        // GemmArKernel: K % 128 == 0
+constexpr std::int64_t kNMultiple = 256;        // static_assert kN % 256 == 0
+constexpr std::int64_t kSmallCellSmem = 98400;  // Launcher<16>: S=6 * CH=2 * (48 + 16) * 128 B + 2*S mbarriers
+constexpr std::int64_t kElementBytes = 2;       // bf16
 
 GemmBucketFamily::Cell smallCell(std::int64_t rows, std::string_view name) {
-    return {rows, true, false, bucket::kSmallThreads, 0, bucket::kSmallStages, bucket::kSmallChunks,
-            bucket::kSmallStripRows, bucket::kSmallRows, kSmallCellSmem, name, "gemm_bucket_small"};
+    return {rows,
+            true,
+            false,
+            bucket::kSmallThreads,
+            0,
+            bucket::kSmallStages,
+            bucket::kSmallChunks,
+            bucket::kSmallStripRows,
+            bucket::kSmallRows,
+            kSmallCellSmem,
+            name,
+            "gemm_bucket_small"};
 }
 
 GemmBucketFamily::Cell largeCell(std::int64_t rows, std::string_view name, std::string_view symbol) {
@@ -31,14 +41,24 @@ GemmBucketFamily::Cell largeCell(std::int64_t rows, std::string_view name, std::
     const bool swap = bucket::swapsOperands(cell);
     const std::int64_t perStage = bucket::stageBytes(bucket::kTileRows, blockN);  // 16,384 + BN * 128
     const std::int64_t stages = bucket::largeStages(static_cast<int>(blockN));
-    return {rows, false, swap, bucket::kLargeWarps * 32, blockN, stages, 1,
-            swap ? bucket::kTileRows : blockN, swap ? blockN : bucket::kTileRows, stages * perStage, name, symbol};
+    return {rows,
+            false,
+            swap,
+            bucket::kLargeWarps * 32,
+            blockN,
+            stages,
+            1,
+            swap ? bucket::kTileRows : blockN,
+            swap ? blockN : bucket::kTileRows,
+            stages * perStage,
+            name,
+            symbol};
 }
 
 std::string stageText(const GemmBucketFamily::Cell& c) {
     const std::string rows = str(c.stageWeightRows) + " weight rows + " + str(c.stageActivationRows) + " activation rows";
-    return "a stage holds " + (c.stageChunks > 1 ? str(c.stageChunks) + " x (" + rows + ")" : rows) + " x 64 k, " +
-           str(c.stages) + " stages";
+    return "a stage holds " + (c.stageChunks > 1 ? str(c.stageChunks) + " x (" + rows + ")" : rows) + " x 64 k, " + str(c.stages) +
+           " stages";
 }
 
 }  // namespace
@@ -66,7 +86,8 @@ std::int64_t GemmBucketFamily::gridBlocks(const Cell& cell, std::int64_t n) {
 
 const std::vector<VariantInfo>& GemmBucketFamily::variants() const {
     static const std::vector<VariantInfo> list{
-        {"oproj", "out[cell, N] = x[M, K] @ W[N, K]^T in bf16, M rounded up to a cell of 8..512, staged shared memory per cell",
+        {"oproj",
+         "out[cell, N] = x[M, K] @ W[N, K]^T in bf16, M rounded up to a cell of 8..512, staged shared memory per cell",
          "sglang python/sglang/kernels/ops/kimi_k3/gemm_ar.py, jit/csrc/kimi_k3/comm/gemm_ar.cuh",
          {"M", 1, 4096, 0},
          {"N", 0, 0, 0}},
@@ -133,15 +154,15 @@ LaunchPlan GemmBucketFamily::plan(int variant, const Shape& shape, const DeviceS
         const std::string ctas = str(plan.grid.x) + " CTAs (" + str(device.smCount) + " SMs)";
         if (cell.small) {
             const bucket::ColumnStrip widest = bucket::columnStrip(0, bucket::kGridCap, static_cast<int>(plan.workTiles));
-            const bucket::ColumnStrip narrowest = bucket::columnStrip(bucket::kGridCap - 1, bucket::kGridCap, static_cast<int>(plan.workTiles));
+            const bucket::ColumnStrip narrowest =
+                bucket::columnStrip(bucket::kGridCap - 1, bucket::kGridCap, static_cast<int>(plan.workTiles));
             plan.note = "N/8 = " + str(plan.workTiles) + " column tiles spread over " + ctas + ", " + str(narrowest.count) +
-                        (widest.count != narrowest.count ? " or " + str(widest.count) : std::string()) +
-                        " per CTA; " + stageText(cell);
+                        (widest.count != narrowest.count ? " or " + str(widest.count) : std::string()) + " per CTA; " + stageText(cell);
         } else {
-            plan.note = (cell.swap ? "operands swapped: " : std::string()) + str(plan.workTiles) + " tiles of " +
-                        (cell.swap ? "128 weight rows x " + str(cell.blockN) + " tokens"
-                                   : "128 tokens x " + str(cell.blockN) + " weight rows") +
-                        " on " + ctas + "; " + stageText(cell);
+            plan.note =
+                (cell.swap ? "operands swapped: " : std::string()) + str(plan.workTiles) + " tiles of " +
+                (cell.swap ? "128 weight rows x " + str(cell.blockN) + " tokens" : "128 tokens x " + str(cell.blockN) + " weight rows") +
+                " on " + ctas + "; " + stageText(cell);
         }
     }
     plan.dynamicSmem = cell.smemBytes;

@@ -12,7 +12,7 @@
 namespace tilescope {
 
 struct DeviceFamily {
-    std::string_view name;                // KernelFamily::name()
+    std::string_view name;                 // KernelFamily::name()
     std::vector<DeviceKernelList> tables;  // every device function of the family (each .cu's table)
     LaunchInputsFactory prepareInputs = nullptr;
 };

@@ -6,8 +6,8 @@
 
 namespace tilescope {
 
-Result<std::unique_ptr<LaunchInputs>> prepareInputs(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16,
-                                                    std::uint64_t seed, bool withReference) {
+Result<std::unique_ptr<LaunchInputs>> prepareInputs(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16, std::uint64_t seed,
+                                                    bool withReference) {
     std::size_t freeBytes = 0, totalBytes = 0;
     if (cudaError_t e = cudaMemGetInfo(&freeBytes, &totalBytes); e != cudaSuccess)
         return makeError(std::string("cudaMemGetInfo: ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));

@@ -29,7 +29,7 @@ using LaunchInputsFactory = Result<std::unique_ptr<LaunchInputs>> (*)(const Kern
 
 // Fails (before any cudaMalloc that would not fit) with a message naming the bytes needed; then
 // asks the family's factory (device_families.h).
-Result<std::unique_ptr<LaunchInputs>> prepareInputs(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16,
-                                                    std::uint64_t seed, bool withReference);
+Result<std::unique_ptr<LaunchInputs>> prepareInputs(const KernelChoice& kernel, const LaunchPlan& plan, bool bf16, std::uint64_t seed,
+                                                    bool withReference);
 
 }  // namespace tilescope

@@ -20,9 +20,7 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::microseconds(200);
 
-CudaOutcome outcomeOf(cudaError_t e) {
-    return {cudaGetErrorName(e), cudaGetErrorString(e), static_cast<int>(e)};
-}
+CudaOutcome outcomeOf(cudaError_t e) { return {cudaGetErrorName(e), cudaGetErrorString(e), static_cast<int>(e)}; }
 
 unsigned clampDim(std::int64_t v) { return static_cast<unsigned>(std::clamp<std::int64_t>(v, 0, UINT_MAX)); }
 
@@ -195,10 +193,11 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
     } else {
         bool timedOut = false;
         const cudaError_t done = waitFor(stop, options.timeoutSeconds, timedOut);
-        outcome.synchronize = timedOut ? CudaOutcome{"timeout", "the kernel did not finish within " +
-                                                                     std::to_string(static_cast<int>(options.timeoutSeconds)) + " s",
-                                                     static_cast<int>(cudaErrorLaunchTimeout)}
-                                       : outcomeOf(done == cudaSuccess ? cudaDeviceSynchronize() : done);
+        outcome.synchronize =
+            timedOut ? CudaOutcome{"timeout",
+                                   "the kernel did not finish within " + std::to_string(static_cast<int>(options.timeoutSeconds)) + " s",
+                                   static_cast<int>(cudaErrorLaunchTimeout)}
+                     : outcomeOf(done == cudaSuccess ? cudaDeviceSynchronize() : done);
         if (!outcome.synchronize.ok()) {
             result.fatal = timedOut || !isConfigurationError(done);
         } else {
@@ -245,7 +244,8 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
         result.droppedRecords = options.tracer->droppedRecords();
         if (outcome.timing)
             if (auto cupti = timingFromRecords(outcome.records, outcome.timing->repeats, 1 + static_cast<int>(extras.size()),
-                                               outcome.timing->l2Flushed)) outcome.timing = cupti;
+                                               outcome.timing->l2Flushed))
+                outcome.timing = cupti;
     }
     result.outcome = std::move(outcome);
     return result;

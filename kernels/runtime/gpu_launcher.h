@@ -30,13 +30,13 @@ struct RunOptions {
 
 struct RunResult {
     LaunchPlan plan;
-    bool launched = false;   // false: refused before launching (planner shape check, memory)
-    std::string refusal;     // why it was not launched
+    bool launched = false;  // false: refused before launching (planner shape check, memory)
+    std::string refusal;    // why it was not launched
     std::optional<GpuOutcome> outcome;
     std::vector<RuntimeApiRecord> apiRecords;
-    std::string symbol;      // device function launched
+    std::string symbol;  // device function launched
     std::string checkedRows;
-    bool fatal = false;      // sticky CUDA error or hang: the process must end, the context is unusable
+    bool fatal = false;  // sticky CUDA error or hang: the process must end, the context is unusable
     // cudaFuncGetAttributes of the launched function: the loaded SASS's figures, to compare with
     // the ptxas table the planner read. nullopt when the query failed.
     std::optional<int> functionRegisters;
@@ -49,6 +49,5 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
 
 // The device function for a planner symbol (with "_bf16" for a bf16 instantiation).
 const void* findDeviceKernel(std::string_view symbol);
-
 
 }  // namespace tilescope

@@ -30,8 +30,8 @@ public:
         if (cudaError_t e = cudaMalloc(&m_ptr, std::max<std::size_t>(bytes, 1)); e != cudaSuccess) {
             m_ptr = nullptr;
             cudaGetLastError();
-            return makeError(std::string("cudaMalloc(") + std::to_string(bytes) + " B) for " + what + ": " + cudaGetErrorName(e) +
-                             ": " + cudaGetErrorString(e));
+            return makeError(std::string("cudaMalloc(") + std::to_string(bytes) + " B) for " + what + ": " + cudaGetErrorName(e) + ": " +
+                             cudaGetErrorString(e));
         }
         m_bytes = bytes;
         return {};
@@ -46,8 +46,8 @@ public:
     template <typename T>
     Result<std::vector<T>> download(std::size_t offsetElements, std::size_t count) const {
         std::vector<T> host(count);
-        if (cudaError_t e = cudaMemcpy(host.data(), static_cast<const T*>(m_ptr) + offsetElements, count * sizeof(T),
-                                       cudaMemcpyDeviceToHost);
+        if (cudaError_t e =
+                cudaMemcpy(host.data(), static_cast<const T*>(m_ptr) + offsetElements, count * sizeof(T), cudaMemcpyDeviceToHost);
             e != cudaSuccess)
             return makeError(std::string("cudaMemcpy of the output: ") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
         return host;
@@ -65,7 +65,8 @@ inline std::int64_t rowsWithinBudget(std::int64_t rows, double costPerRow) {
 }
 
 inline std::string rowsText(std::int64_t checked, std::int64_t rows) {
-    return checked >= rows ? "all " + std::to_string(rows) + " rows" : "rows 0.." + std::to_string(checked - 1) + " of " + std::to_string(rows);
+    return checked >= rows ? "all " + std::to_string(rows) + " rows"
+                           : "rows 0.." + std::to_string(checked - 1) + " of " + std::to_string(rows);
 }
 
 inline std::vector<float> firstRows(const std::vector<float>& values, std::int64_t rows, std::int64_t width) {

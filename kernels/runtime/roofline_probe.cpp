@@ -64,9 +64,9 @@ struct Cublas {
     void* library = nullptr;
     cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
     cublasStatus_t (*destroy)(cublasHandle_t) = nullptr;
-    cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*,
-                             cudaDataType, int, const void*, cudaDataType, int, const void*, void*, cudaDataType, int,
-                             cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+    cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*, cudaDataType,
+                             int, const void*, cudaDataType, int, const void*, void*, cudaDataType, int, cublasComputeType_t,
+                             cublasGemmAlgo_t) = nullptr;
     std::string name;
 };
 

@@ -72,8 +72,9 @@ bool tritonConfigFromLog(FindingBuilder& b, std::int64_t required) {
     for (const auto& c : config) b.valueFrom(c.parameter, c.value, c.line + 1, c.text);
     for (std::string_view needed : {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages"})
         if (!b.valueOf(needed)) {
-            f.unknown = "the log quotes no full Triton config (BLOCK_M, BLOCK_N, BLOCK_K and num_stages): with them, "
-                        "`tilescope-cli plan -k triton -s BLOCK_M=..,BLOCK_N=..,BLOCK_K=..,num_stages=..` checks it on every GPU";
+            f.unknown =
+                "the log quotes no full Triton config (BLOCK_M, BLOCK_N, BLOCK_K and num_stages): with them, "
+                "`tilescope-cli plan -k triton -s BLOCK_M=..,BLOCK_N=..,BLOCK_K=..,num_stages=..` checks it on every GPU";
             return false;
         }
     auto values = known(b, {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages", "num_warps"});
@@ -85,8 +86,8 @@ bool tritonConfigFromLog(FindingBuilder& b, std::int64_t required) {
         if (tritonSharedMemory(b, withBytes) == required) {
             b.valueFrom("dtype_bytes", bytes, 0,
                         "the element size at which Triton's pipeliner formula gives the printed " + withThousands(required) + " B");
-            note = "the config the log quotes needs exactly the printed " + withThousands(required) + " B at " + str(bytes) +
-                   " B per element";
+            note =
+                "the config the log quotes needs exactly the printed " + withThousands(required) + " B at " + str(bytes) + " B per element";
             break;
         }
     }
@@ -101,7 +102,6 @@ bool tritonConfigFromLog(FindingBuilder& b, std::int64_t required) {
     b.plan("triton", "matmul", known(b, {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_stages", "num_warps", "dtype_bytes"}), "num_stages", note);
     return true;
 }
-
 
 // Triton's OutOfResources for shared memory: its compiler's own check against the device's opt-in limit.
 void buildTritonSharedMemory(FindingBuilder& b, const SvMatch& m) {
@@ -126,11 +126,13 @@ void buildTritonThreads(FindingBuilder& b, const SvMatch& m) {
     if (required && limit) f.limit = LimitHit{"max_threads_per_block", *limit, *required};
     f.title = "Triton: num_warps x 32 threads over the kernel's limit" +
               (required && limit ? ": " + withThousands(*required) + " > " + withThousands(*limit) : std::string());
-    f.explanation = "Triton compared num_warps x 32 with the compiled kernel's maximum threads per block "
-                    "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK): the GPU's 1,024 at most, fewer when the kernel's "
-                    "registers per thread do not fit that many threads in a block's register file.";
+    f.explanation =
+        "Triton compared num_warps x 32 with the compiled kernel's maximum threads per block "
+        "(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK): the GPU's 1,024 at most, fewer when the kernel's "
+        "registers per thread do not fit that many threads in a block's register file.";
     if (limit && *limit < b.planDevice().maxThreadsPerBlock)
-        f.explanation += " " + withThousands(*limit) + " is below 1,024: the kernel's registers set the limit here, and "
+        f.explanation += " " + withThousands(*limit) +
+                         " is below 1,024: the kernel's registers set the limit here, and "
                          "Tilescope does not know them (Triton picks them).";
     if (limit) f.fix = "num_warps=" + str(*limit / 32) + " or fewer";
     if (required && *required % 32 == 0) {
@@ -138,7 +140,8 @@ void buildTritonThreads(FindingBuilder& b, const SvMatch& m) {
         // Over the GPU's own limit the triton family reproduces it; under it, registers decide and are unknown.
         if (limit && *limit == b.planDevice().maxThreadsPerBlock && *required > *limit) {
             b.kernel("triton", "matmul");
-            b.plan("triton", "matmul", known(b, {"num_warps"}), "num_warps", "the log gives num_warps only: the blocks keep the family's defaults");
+            b.plan("triton", "matmul", known(b, {"num_warps"}), "num_warps",
+                   "the log gives num_warps only: the blocks keep the family's defaults");
         }
     }
     b.fallbackCommand("");
@@ -153,10 +156,20 @@ const DiagnosisSignatures* TritonFamily::diagnosisSignatures() const {
         d.signatures = {
             // Triton >= 2.1 prints "shared memory, Required: N, Hardware limit: N"; Triton 1.x ("triton.code_gen",
             // triton-lang/triton #384) ran the words together: "shared memoryRequired: NHardware limit: N".
-            {30, "smem.triton", {"out of resource"}, R"(out of resources?:\s*shared memory,?\s*Required:\s*(\d+),?\s*Hardware limit:\s*(\d+))",
-             V::InvalidLaunch, false, buildTritonSharedMemory},
-            {40, "triton.threads", {"out of resource"}, R"(out of resources?:\s*threads,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
-             V::InvalidLaunch, false, buildTritonThreads},
+            {30,
+             "smem.triton",
+             {"out of resource"},
+             R"(out of resources?:\s*shared memory,?\s*Required:\s*(\d+),?\s*Hardware limit:\s*(\d+))",
+             V::InvalidLaunch,
+             false,
+             buildTritonSharedMemory},
+            {40,
+             "triton.threads",
+             {"out of resource"},
+             R"(out of resources?:\s*threads,\s*Required:\s*(\d+),\s*Hardware limit:\s*(\d+))",
+             V::InvalidLaunch,
+             false,
+             buildTritonThreads},
         };
         return d;
     }();

@@ -14,7 +14,7 @@ namespace tilescope {
 struct TritonConfigValue {
     std::string parameter;  // the triton family's name: BLOCK_M, BLOCK_N, BLOCK_K, num_stages, num_warps
     std::int64_t value = 0;
-    int line = 0;  // 0-based
+    int line = 0;      // 0-based
     std::string text;  // the line as the log gives it
 };
 // The config values quoted on the error's line or up to `window` lines before it, nearest first per

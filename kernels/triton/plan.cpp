@@ -31,9 +31,8 @@ const KernelResourceTable& noCompiledResources() {
     return table;
 }
 
-constexpr std::array<std::string_view, kMaxStages> kStageNames{"num_stages=1", "num_stages=2", "num_stages=3",
-                                                               "num_stages=4", "num_stages=5", "num_stages=6",
-                                                               "num_stages=7", "num_stages=8"};
+constexpr std::array<std::string_view, kMaxStages> kStageNames{"num_stages=1", "num_stages=2", "num_stages=3", "num_stages=4",
+                                                               "num_stages=5", "num_stages=6", "num_stages=7", "num_stages=8"};
 
 bool validElementBytes(std::int64_t bytes) { return bytes == 1 || bytes == 2 || bytes == 4; }
 
@@ -47,10 +46,9 @@ std::string smallerConfigAdvice(const Shape& shape, std::int64_t limit) {
     const std::int64_t fittingStages = perStage > 0 ? std::min(stages - 1, limit / perStage) : 0;
     if (fittingStages >= 1)
         advice = "num_stages=" + str(fittingStages) + " is the largest that fits (" +
-                 withThousands(TritonFamily::pipelinedSmemBytes(bm, bn, bk, fittingStages, bytes)) + " B of " +
-                 withThousands(limit) + " B)";
-    else
-        advice = "no num_stages fits with these blocks";
+                 withThousands(TritonFamily::pipelinedSmemBytes(bm, bn, bk, fittingStages, bytes)) + " B of " + withThousands(limit) +
+                 " B)";
+    else advice = "no num_stages fits with these blocks";
     for (std::int64_t k = bk / 2; k >= kMinDotBlock; k /= 2) {
         const std::int64_t smem = TritonFamily::pipelinedSmemBytes(bm, bn, k, stages, bytes);
         if (smem <= limit)
@@ -70,18 +68,18 @@ std::string smallerConfigAdvice(const Shape& shape, std::int64_t limit) {
 // warps alone allow is still worth saying, as an upper bound.
 std::string occupancyBound(const LaunchPlan& plan, const DeviceSpec& device) {
     Occupancy bound;
-    const OccupancyInput input{static_cast<int>(plan.threadsPerBlock()), 0, plan.staticSmem, plan.dynamicSmem,
-                               plan.optsIntoLargeSmem, plan.grid.volume()};
+    const OccupancyInput input{
+        static_cast<int>(plan.threadsPerBlock()), 0, plan.staticSmem, plan.dynamicSmem, plan.optsIntoLargeSmem, plan.grid.volume()};
     if (!computeOccupancy(device, input, bound)) return {};
-    return "registers are Triton's choice (unknown here): shared memory and warps alone allow " +
-           str(bound.activeBlocksPerSm) + " block" + (bound.activeBlocksPerSm == 1 ? "" : "s") + " (" +
-           str(bound.activeWarpsPerSm) + " of " + str(bound.maxWarpsPerSm) + " warps) per SM, registers can only lower it";
+    return "registers are Triton's choice (unknown here): shared memory and warps alone allow " + str(bound.activeBlocksPerSm) + " block" +
+           (bound.activeBlocksPerSm == 1 ? "" : "s") + " (" + str(bound.activeWarpsPerSm) + " of " + str(bound.maxWarpsPerSm) +
+           " warps) per SM, registers can only lower it";
 }
 
 }  // namespace
 
-std::int64_t TritonFamily::pipelinedSmemBytes(std::int64_t blockM, std::int64_t blockN, std::int64_t blockK,
-                                              std::int64_t numStages, std::int64_t elementBytes) {
+std::int64_t TritonFamily::pipelinedSmemBytes(std::int64_t blockM, std::int64_t blockN, std::int64_t blockK, std::int64_t numStages,
+                                              std::int64_t elementBytes) {
     // Triton 2.x's software pipeliner (lib/Dialect/TritonGPU/Transforms/Pipeline.cpp,
     // LoopPipeliner::createBufferTypes, the pass of Triton 2.1) gives each dot operand loaded in the
     // loop a shared buffer of shape [numStages, rows, cols]: A's BLOCK_M x BLOCK_K and B's
@@ -116,16 +114,13 @@ const ParameterList& TritonFamily::parameters() const {
         {"M", "rows of A and C", 1, 1 << 24, 4096, AxisScale::Log2, false},
         {"N", "columns of B and C", 1, 1 << 24, 4096, AxisScale::Log2, false},
         {"K", "the reduction dimension", 1, 1 << 24, 4096, AxisScale::Log2, false},
-        {"BLOCK_M", "BLOCK_SIZE_M: rows of the C tile one program computes (a power of two)", kMinDotBlock, 1024, 128,
-         AxisScale::Log2, false},
+        {"BLOCK_M", "BLOCK_SIZE_M: rows of the C tile one program computes (a power of two)", kMinDotBlock, 1024, 128, AxisScale::Log2,
+         false},
         {"BLOCK_N", "BLOCK_SIZE_N: columns of the C tile (a power of two)", kMinDotBlock, 1024, 256, AxisScale::Log2, false},
-        {"BLOCK_K", "BLOCK_SIZE_K: the K step of one loop iteration (a power of two)", kMinDotBlock, 1024, 64,
-         AxisScale::Log2, false},
-        {"num_stages", "software-pipeline stages: shared-memory buffers of the A and B tiles", 1, kMaxStages, 3,
-         AxisScale::Linear, false},
+        {"BLOCK_K", "BLOCK_SIZE_K: the K step of one loop iteration (a power of two)", kMinDotBlock, 1024, 64, AxisScale::Log2, false},
+        {"num_stages", "software-pipeline stages: shared-memory buffers of the A and B tiles", 1, kMaxStages, 3, AxisScale::Linear, false},
         {"num_warps", "warps per program (32 threads each)", 1, 64, 8, AxisScale::Log2, false},
-        {"dtype_bytes", "bytes per A / B element: 1 (fp8, int8), 2 (fp16, bf16), 4 (fp32, tf32)", 1, 4, 2,
-         AxisScale::Log2, false},
+        {"dtype_bytes", "bytes per A / B element: 1 (fp8, int8), 2 (fp16, bf16), 4 (fp32, tf32)", 1, 4, 2, AxisScale::Log2, false},
     };
     return list;
 }
@@ -144,10 +139,10 @@ LaunchPlan TritonFamily::plan(int variant, const Shape& shape, const DeviceSpec&
         return plan;
     }
     if (!validElementBytes(shape[DtypeBytes])) {
-        failPlan(plan, Verdict::UnsupportedShape, {"dtype_bytes", 2, shape[DtypeBytes]}, DtypeBytes, detail,
-                 full ? "dtype_bytes=" + str(shape[DtypeBytes]) +
-                            ": Triton's dot operands are 1 (fp8, int8), 2 (fp16, bf16) or 4 (fp32) bytes"
-                      : std::string());
+        failPlan(
+            plan, Verdict::UnsupportedShape, {"dtype_bytes", 2, shape[DtypeBytes]}, DtypeBytes, detail,
+            full ? "dtype_bytes=" + str(shape[DtypeBytes]) + ": Triton's dot operands are 1 (fp8, int8), 2 (fp16, bf16) or 4 (fp32) bytes"
+                 : std::string());
         return plan;
     }
 
@@ -158,9 +153,8 @@ LaunchPlan TritonFamily::plan(int variant, const Shape& shape, const DeviceSpec&
             const std::int64_t bytes = pipelinedSmemBytes(shape[BlockM], shape[BlockN], shape[BlockK], s, shape[DtypeBytes]);
             plan.candidates.push_back({kStageNames[static_cast<std::size_t>(s - 1)], bytes, bytes <= device.smemPerBlockOptin});
         }
-        plan.note = str(stages) + " stage" + (stages == 1 ? "" : "s") + " x (" + str(shape[BlockM]) + " x " +
-                    str(shape[BlockK]) + " + " + str(shape[BlockK]) + " x " + str(shape[BlockN]) + ") x " +
-                    str(shape[DtypeBytes]) + " B = " + withThousands(smem) +
+        plan.note = str(stages) + " stage" + (stages == 1 ? "" : "s") + " x (" + str(shape[BlockM]) + " x " + str(shape[BlockK]) + " + " +
+                    str(shape[BlockK]) + " x " + str(shape[BlockN]) + ") x " + str(shape[DtypeBytes]) + " B = " + withThousands(smem) +
                     " B of shared memory (Triton 2.x pipeliner; Triton 3.x allocates num_stages - 1 buffers)";
     }
     if (stages >= 1 && stages <= kMaxStages) {
@@ -198,8 +192,8 @@ LaunchPlan TritonFamily::plan(int variant, const Shape& shape, const DeviceSpec&
     // Then, once loaded, num_warps x 32 against the function's CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
     // at most the device's threads per block, and fewer when registers limit it (unknown here).
     if (threads > device.maxThreadsPerBlock) {
-        failPlan(plan, Verdict::InvalidLaunch, {"max_threads_per_block", device.maxThreadsPerBlock, threads}, NumWarps,
-                 detail, full ? tritonOutOfResourcesText("threads", threads, device.maxThreadsPerBlock) : std::string());
+        failPlan(plan, Verdict::InvalidLaunch, {"max_threads_per_block", device.maxThreadsPerBlock, threads}, NumWarps, detail,
+                 full ? tritonOutOfResourcesText("threads", threads, device.maxThreadsPerBlock) : std::string());
         if (full) plan.alternative = "num_warps=" + str(device.maxThreadsPerBlock / kThreadsPerWarp) + " at most on this GPU";
         return plan;
     }

@@ -27,8 +27,8 @@ public:
 
     // Shared memory Triton's software pipeliner allocates for the two dot operands:
     // num_stages x (BLOCK_M x BLOCK_K + BLOCK_K x BLOCK_N) x element bytes (source in plan.cpp).
-    static std::int64_t pipelinedSmemBytes(std::int64_t blockM, std::int64_t blockN, std::int64_t blockK,
-                                           std::int64_t numStages, std::int64_t elementBytes);
+    static std::int64_t pipelinedSmemBytes(std::int64_t blockM, std::int64_t blockN, std::int64_t blockK, std::int64_t numStages,
+                                           std::int64_t elementBytes);
 };
 
 // The name Triton's matmul tutorial gives its kernel; the label of every plan (no device function here).

@@ -59,8 +59,8 @@ void setUp(MainWindow& window) {
     window.state()->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y"));
     window.showPage(QStringLiteral("boundaries"));
     const ParameterList& p = window.state()->parameters();
-    window.boundaryPage()->setAxis(false, linearAxis(p, "M", 128));   // M = 128 .. 32,768
-    window.boundaryPage()->setAxis(true, linearAxis(p, "N", 64));     // N = 64 .. 16,384
+    window.boundaryPage()->setAxis(false, linearAxis(p, "M", 128));  // M = 128 .. 32,768
+    window.boundaryPage()->setAxis(true, linearAxis(p, "N", 64));    // N = 64 .. 16,384
     const bool idle = window.waitUntilIdle(60000);
     if (!idle) std::exit(1);
 }
@@ -93,8 +93,8 @@ void measureChanges(MainWindow& window, int changes, const char* label) {
     }
     // The same map without the GUI: the share of the latency that is planning.
     std::vector<double> compute;
-    BoundaryJob job{0, window.state()->kernel(), window.state()->device(), std::nullopt, window.state()->shape(),
-                    page->xAxis(), page->yAxis()};
+    BoundaryJob job{
+        0, window.state()->kernel(), window.state()->device(), std::nullopt, window.state()->shape(), page->xAxis(), page->yAxis()};
     if (const DeviceSpec* compare = window.state()->compareDevice()) job.compare = *compare;
     for (int i = 0; i < std::max(5, changes / 4); ++i) {
         QElapsedTimer timer;

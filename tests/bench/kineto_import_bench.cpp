@@ -123,9 +123,12 @@ int main(int argc, char** argv) {
         return static_cast<double>(theirs.peakKib) / static_cast<double>(ours.peakKib);
     };
     for (const auto& [name, other] : {std::pair{"orjson", &orjson}, std::pair{"json.load", &json}}) {
-        std::printf("| speed vs %s (wall) | %s | %s |\n", name, ratio(name, kept, *other, speed).c_str(), ratio(name, summary, *other, speed).c_str());
-        std::printf("| speed vs %s (CPU) | %s | %s |\n", name, ratio(name, kept, *other, cpu).c_str(), ratio(name, summary, *other, cpu).c_str());
-        std::printf("| %s peak RSS / ours | %s | %s |\n", name, ratio(name, kept, *other, memory).c_str(), ratio(name, summary, *other, memory).c_str());
+        std::printf("| speed vs %s (wall) | %s | %s |\n", name, ratio(name, kept, *other, speed).c_str(),
+                    ratio(name, summary, *other, speed).c_str());
+        std::printf("| speed vs %s (CPU) | %s | %s |\n", name, ratio(name, kept, *other, cpu).c_str(),
+                    ratio(name, summary, *other, cpu).c_str());
+        std::printf("| %s peak RSS / ours | %s | %s |\n", name, ratio(name, kept, *other, memory).c_str(),
+                    ratio(name, summary, *other, memory).c_str());
     }
     return 0;
 }

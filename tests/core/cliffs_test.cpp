@@ -26,8 +26,7 @@ SweepPoint point(std::int64_t x, double timeUs, std::string_view tile, double wa
 }
 
 TEST(Cliffs, StepsUpAndDownPastTheThreshold) {
-    const std::vector<SweepPoint> points{point(1, 10, "a"), point(2, 12.5, "a"), point(3, 20, "b"), point(4, 20, "b"),
-                                         point(5, 14, "b")};
+    const std::vector<SweepPoint> points{point(1, 10, "a"), point(2, 12.5, "a"), point(3, 20, "b"), point(4, 20, "b"), point(5, 14, "b")};
     const auto cliffs = findCliffs(points);
     ASSERT_EQ(cliffs.size(), 2u);  // 10 -> 12.5 is exactly 25 %: not more than the threshold
     EXPECT_EQ(cliffs[0].before, 1u);
@@ -121,12 +120,10 @@ TEST(Cliffs, H200PrefillCliffsAreTheTileChanges) {
     EXPECT_EQ(points[cliffs[0].before].x, 32);
     EXPECT_EQ(points[cliffs[0].after].x, 33);
     EXPECT_NEAR(cliffs[0].ratio, 64.223 / 37.184, 1e-9);
-    EXPECT_EQ(cliffs[0].explanation,
-              "tile M<=32: 16x128x128, 4 stages -> M<=64: 16x128x128, 3 stages; split-K 2 -> 1");
+    EXPECT_EQ(cliffs[0].explanation, "tile M<=32: 16x128x128, 4 stages -> M<=64: 16x128x128, 3 stages; split-K 2 -> 1");
     EXPECT_EQ(points[cliffs[1].before].x, 128);
     EXPECT_EQ(points[cliffs[1].after].x, 129);
-    EXPECT_NE(cliffs[1].explanation.find("tile M<=128: 32x128x128, 4 stages -> M<=192: 64x128x64, 4 stages"),
-              std::string::npos)
+    EXPECT_NE(cliffs[1].explanation.find("tile M<=128: 32x128x128, 4 stages -> M<=192: 64x128x64, 4 stages"), std::string::npos)
         << cliffs[1].explanation;
     // M = 193 -> 1000 keeps its tile; the grid goes past one wave.
     EXPECT_EQ(points[cliffs[2].before].x, 193);
@@ -145,8 +142,7 @@ TEST(Cliffs, H200GemmBucketCliffsAreTheBucketCells) {
     const auto cliffs = findCliffs(points);
     std::vector<std::string> found;
     for (const auto& cliff : cliffs)
-        found.push_back(std::to_string(points[cliff.before].x) + "->" + std::to_string(points[cliff.after].x) + ": " +
-                        cliff.explanation);
+        found.push_back(std::to_string(points[cliff.before].x) + "->" + std::to_string(points[cliff.after].x) + ": " + cliff.explanation);
     const std::vector<std::string> expected{"64->65: bucket cell 64 -> 128", "128->129: bucket cell 128 -> 256",
                                             "256->257: bucket cell 256 -> 512"};
     EXPECT_EQ(found, expected);

@@ -87,11 +87,9 @@ TEST(CudaRuntime, SharedMemoryOverTheOptInLimitIsInvalidValueOnBoth) {
 
 TEST(CudaRuntime, DescriptionNamesTheOtherRuntime) {
     const LaunchPlan on12 = test::planOn("awq_gemm", "legacy_grid_y", "M=32768,N=5376", withRuntime("h100-sxm", 12));
-    EXPECT_EQ(describeCudaError(on12, 12),
-              "cudaErrorInvalidConfiguration (9) on the CUDA 12 runtime; CUDA 13: cudaErrorInvalidValue (1)");
+    EXPECT_EQ(describeCudaError(on12, 12), "cudaErrorInvalidConfiguration (9) on the CUDA 12 runtime; CUDA 13: cudaErrorInvalidValue (1)");
     const LaunchPlan on13 = test::planOn("awq_gemm", "legacy_grid_y", "M=32768,N=5376", withRuntime("h100-sxm", 13));
-    EXPECT_EQ(describeCudaError(on13, 13),
-              "cudaErrorInvalidValue (1) on the CUDA 13 runtime; CUDA 12: cudaErrorInvalidConfiguration (9)");
+    EXPECT_EQ(describeCudaError(on13, 13), "cudaErrorInvalidValue (1) on the CUDA 13 runtime; CUDA 12: cudaErrorInvalidConfiguration (9)");
 }
 
 TEST(CudaRuntime, ParsesTheChoices) {
@@ -140,7 +138,8 @@ TEST(CudaRuntimeDiagnose, RecognisesEveryForm) {
     const DiagnoseRow rows[] = {
         {"ml-explore/mlx #2267 (CUDA 12 runtime)", "RuntimeError: kernel launch failed: invalid configuration argument\n",
          "cuda.invalid_configuration"},
-        {"pytorch/FBGEMM #2639 (CUDA 12 runtime)", "c10::Error: CUDA error: invalid configuration argument\n", "cuda.invalid_configuration"},
+        {"pytorch/FBGEMM #2639 (CUDA 12 runtime)", "c10::Error: CUDA error: invalid configuration argument\n",
+         "cuda.invalid_configuration"},
         {"Comfy-Org/ComfyUI #10862 (runtime text)",
          "RuntimeError: CUDA error: invalid argument\n"
          "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n"

@@ -65,10 +65,14 @@ struct ProductRow {
 
 TEST(DeviceDatabase, ProductsMatchKernelsMdAndTheirArchitecture) {
     constexpr std::int64_t MB = 1024 * 1024;
-    const ProductRow rows[] = {{"t4", {7, 5}, 40, 4 * MB, 320},           {"a100-80gb-sxm", {8, 0}, 108, 40 * MB, 2039},
-                               {"l4", {8, 9}, 58, 48 * MB, 300},          {"rtx-4090", {8, 9}, 128, 72 * MB, 1008},
-                               {"h100-sxm", {9, 0}, 132, 50 * MB, 3350},  {"h200", {9, 0}, 132, 50 * MB, 4800},
-                               {"b200", {10, 0}, 148, std::nullopt, 8000}, {"rtx-5090", {12, 0}, 170, 96 * MB, 1792}};
+    const ProductRow rows[] = {{"t4", {7, 5}, 40, 4 * MB, 320},
+                               {"a100-80gb-sxm", {8, 0}, 108, 40 * MB, 2039},
+                               {"l4", {8, 9}, 58, 48 * MB, 300},
+                               {"rtx-4090", {8, 9}, 128, 72 * MB, 1008},
+                               {"h100-sxm", {9, 0}, 132, 50 * MB, 3350},
+                               {"h200", {9, 0}, 132, 50 * MB, 4800},
+                               {"b200", {10, 0}, 148, std::nullopt, 8000},
+                               {"rtx-5090", {12, 0}, 170, 96 * MB, 1792}};
     for (const auto& row : rows) {
         const DeviceSpec& d = device(row.id);
         SCOPED_TRACE(row.id);
@@ -135,8 +139,7 @@ TEST(DeviceFile, EveryBadFileNamesTheFileAndTheField) {
         {"device_negative_value.json", "field 'sm_count' = -4 is out of range [1, 1048576]"},
         {"device_absurd_value.json", "field 'smem_per_sm' = 1099511627776 is out of range [0, 16777216]"},
         {"device_wrong_type.json", "field 'max_threads_per_block' must be an integer, got \"1024\""},
-        {"device_inconsistent.json",
-         "device 'optin-above-sm': field 'smem_per_block_optin' (200000) exceeds 'smem_per_sm' (102400)"},
+        {"device_inconsistent.json", "device 'optin-above-sm': field 'smem_per_block_optin' (200000) exceeds 'smem_per_sm' (102400)"},
         {"device_not_json.json", "not valid JSON"},
     };
     for (const auto& c : cases) {
@@ -157,9 +160,10 @@ TEST(DeviceFile, MissingFileAndUnknownId) {
     EXPECT_EQ(missing.error(), dataPath("no_such_device.json") + ": cannot open device file");
     auto unknown = resolveDevice("rtx-9090", DeviceDatabase::embedded());
     ASSERT_FALSE(unknown.ok());
-    EXPECT_EQ(unknown.error(), "unknown device 'rtx-9090'; known devices: t4, a100-80gb-sxm, l4, rtx-4090, h100-sxm, "
-                               "h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, rtx-pro-6000-blackwell, rtx-5070-ti "
-                               "(or a path to a device .json file)");
+    EXPECT_EQ(unknown.error(),
+              "unknown device 'rtx-9090'; known devices: t4, a100-80gb-sxm, l4, rtx-4090, h100-sxm, "
+              "h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, rtx-pro-6000-blackwell, rtx-5070-ti "
+              "(or a path to a device .json file)");
 }
 
 TEST(DeviceFile, InlineErrors) {
@@ -191,8 +195,7 @@ TEST(DeviceFile, InlineErrors) {
 TEST(DeviceFile, ValidateDeviceCrossFieldRules) {
     DeviceSpec d = device("h100-sxm");
     d.smemPerBlock = d.smemPerBlockOptin + 1;
-    EXPECT_EQ(validateDevice(d).error(),
-              "device 'h100-sxm': field 'smem_per_block' (232449) exceeds 'smem_per_block_optin' (232448)");
+    EXPECT_EQ(validateDevice(d).error(), "device 'h100-sxm': field 'smem_per_block' (232449) exceeds 'smem_per_block_optin' (232448)");
     d = device("h100-sxm");
     d.maxThreadsPerBlock = 4096;
     EXPECT_EQ(validateDevice(d).error(), "device 'h100-sxm': field 'max_threads_per_block' exceeds 'max_threads_per_sm'");

@@ -117,12 +117,13 @@ std::vector<std::string> corpusFiles() {
     return files;
 }
 
-INSTANTIATE_TEST_SUITE_P(PublicReports, DiagnosisCorpus, ::testing::ValuesIn(corpusFiles()), [](const ::testing::TestParamInfo<std::string>& p) {
-    std::string name = p.param.substr(0, p.param.find('.'));
-    for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return name;
-});
+INSTANTIATE_TEST_SUITE_P(PublicReports, DiagnosisCorpus, ::testing::ValuesIn(corpusFiles()),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                             std::string name = p.param.substr(0, p.param.find('.'));
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
 
 TEST(DiagnosisCorpusManifest, HasTwentyLogsEachWithAPublicSource) {
     const auto m = manifest();

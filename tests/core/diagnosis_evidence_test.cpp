@@ -148,8 +148,8 @@ TEST(DiagnosisEvidence, PromptLengthSpellings) {
 
 TEST(DiagnosisEvidence, GenerationParametersAreNeverM) {
     for (const char* text : {"out = model.generate(input_ids, max_new_tokens=256)", "max_tokens=512", "max new tokens: 256",
-                             "SamplingParams(n=1, temperature=0.0, max_tokens=2048)", "max_model_len=32768",
-                             "generated tokens: 300", "Avg prompt throughput: 612.4 tokens/s"}) {
+                             "SamplingParams(n=1, temperature=0.0, max_tokens=2048)", "max_model_len=32768", "generated tokens: 300",
+                             "Avg prompt throughput: 612.4 tokens/s"}) {
         auto log = LogText::parse(text);
         ASSERT_TRUE(log.ok());
         EXPECT_TRUE(findRowsEvidence(*log, 0).empty()) << text;
@@ -212,13 +212,15 @@ TEST(DiagnosisPartial, AnAwqFrameThatIsNoGemmIsNotTakenForOne) {
 }
 
 TEST(DiagnosisModels, UserModelGivesNAndKWhenTheLogNamesNone) {
-    auto model = catalogModelFromPath(std::string(TILESCOPE_SOURCE_DIR) + "/resources/models/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json");
+    auto model =
+        catalogModelFromPath(std::string(TILESCOPE_SOURCE_DIR) + "/resources/models/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json");
     ASSERT_TRUE(model.ok()) << (model.ok() ? "" : model.error());
     DiagnosisOptions options;
     options.model = *model;
-    auto d = diagnoseText("tokens=32768\n  File \"awq/modules/linear/gemm.py\", line 1, in forward\n"
-                          "RuntimeError: CUDA error: invalid configuration argument\n",
-                          builtinKernels(), DeviceDatabase::embedded(), options);
+    auto d = diagnoseText(
+        "tokens=32768\n  File \"awq/modules/linear/gemm.py\", line 1, in forward\n"
+        "RuntimeError: CUDA error: invalid configuration argument\n",
+        builtinKernels(), DeviceDatabase::embedded(), options);
     ASSERT_TRUE(d.ok());
     ASSERT_EQ(d->findings.size(), 1u);
     const auto& f = d->findings.front();

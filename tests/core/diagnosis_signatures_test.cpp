@@ -27,13 +27,33 @@ std::vector<std::string> ids(const SignatureList& list) {
 
 // The order of core/diagnosis_signatures.cpp's one table before the split: specific texts first.
 TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
-    const std::vector<std::string> expected{
-        "attention.tile_capacity", "smem.launch_arch", "smem.triton", "triton.threads", "ptxas.static_smem",
-        "tile.not_divisible", "gemm_bucket.overflow", "awq_gemv.batch", "awq_gemv.fast_batch", "awq_gemv.group",
-        "awq_gemm.cta_n", "awq_gemm.pack_num", "awq_gemm.group_multiple", "awq_gemm.oc_group", "awq_gemm.ic_group",
-        "attention.arch", "attention.head_dim", "attention.head_dim_multiple", "attention.dtype", "attention.bf16_arch",
-        "attention.same_dtype", "device.bf16", "smem.capacity", "cuda.out_of_resources", "cuda.invalid_configuration",
-        "cuda.out_of_memory", "cuda.invalid_value"};
+    const std::vector<std::string> expected{"attention.tile_capacity",
+                                            "smem.launch_arch",
+                                            "smem.triton",
+                                            "triton.threads",
+                                            "ptxas.static_smem",
+                                            "tile.not_divisible",
+                                            "gemm_bucket.overflow",
+                                            "awq_gemv.batch",
+                                            "awq_gemv.fast_batch",
+                                            "awq_gemv.group",
+                                            "awq_gemm.cta_n",
+                                            "awq_gemm.pack_num",
+                                            "awq_gemm.group_multiple",
+                                            "awq_gemm.oc_group",
+                                            "awq_gemm.ic_group",
+                                            "attention.arch",
+                                            "attention.head_dim",
+                                            "attention.head_dim_multiple",
+                                            "attention.dtype",
+                                            "attention.bf16_arch",
+                                            "attention.same_dtype",
+                                            "device.bf16",
+                                            "smem.capacity",
+                                            "cuda.out_of_resources",
+                                            "cuda.invalid_configuration",
+                                            "cuda.out_of_memory",
+                                            "cuda.invalid_value"};
     EXPECT_EQ(ids(SignatureList(builtinKernels())), expected);
 }
 
@@ -61,13 +81,13 @@ TEST(DiagnosisSignatures, OrderNumbersAreUnique) {
 // the CuTe DSL's and the generic tile and capacity checks.
 TEST(DiagnosisSignatures, CoreAloneHasOnlyGenericSignatures) {
     const KernelRegistry none;
-    const std::vector<std::string> expected{"smem.launch_arch", "ptxas.static_smem", "tile.not_divisible", "device.bf16",
-                                            "smem.capacity", "cuda.out_of_resources", "cuda.invalid_configuration",
-                                            "cuda.out_of_memory", "cuda.invalid_value"};
+    const std::vector<std::string> expected{
+        "smem.launch_arch",      "ptxas.static_smem",          "tile.not_divisible", "device.bf16",       "smem.capacity",
+        "cuda.out_of_resources", "cuda.invalid_configuration", "cuda.out_of_memory", "cuda.invalid_value"};
     EXPECT_EQ(ids(SignatureList(none)), expected);
     // And with no family to name, a generic launch error still diagnoses, without a kernel.
-    auto d = diagnoseText("flash_attn_cuda.fwd\nRuntimeError: CUDA error: invalid configuration argument\n", none,
-                          DeviceDatabase::embedded());
+    auto d =
+        diagnoseText("flash_attn_cuda.fwd\nRuntimeError: CUDA error: invalid configuration argument\n", none, DeviceDatabase::embedded());
     ASSERT_TRUE(d.ok());
     ASSERT_EQ(d->findings.size(), 1u);
     EXPECT_EQ(d->findings.front().signature, "cuda.invalid_configuration");

@@ -97,8 +97,9 @@ TEST(DiagnosisStacks, CuteLaunchCheckImpliesEveryGpuOfItsArchitecture) {
 
 // vLLM #57712 (Quadro RTX 6000): "Hardware limit: 65536" is cc 7.5's opt-in limit.
 TEST(DiagnosisStacks, TritonHardwareLimitImpliesTheGpusWithThatOptinLimit) {
-    const auto f = only("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: "
-                        "65536. Reducing block sizes or `num_stages` may help.\n");
+    const auto f = only(
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: "
+        "65536. Reducing block sizes or `num_stages` may help.\n");
     EXPECT_EQ(f.impliedDevices, std::vector<std::string>{"t4"});
     EXPECT_EQ(f.command, "tilescope-cli plan -k custom -d t4 -s dynamic_smem=98304,smem_optin=1");
     EXPECT_FALSE(f.unknown.empty()) << "no config in the text: it says what would let it plan the triton family";
@@ -110,9 +111,10 @@ TEST(DiagnosisStacks, TritonHardwareLimitImpliesTheGpusWithThatOptinLimit) {
 
 // The config in the same log (a kwargs dump) makes it a triton-family plan whose message is Triton's own.
 TEST(DiagnosisStacks, TritonConfigInTheLogIsPlannedAsTheTritonFamily) {
-    const auto f = only("BLOCK_M=128 BLOCK_N=256 BLOCK_K=64 num_stages=4 num_warps=4\n"
-                        "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 196608, Hardware limit: "
-                        "166912. Reducing block sizes or `num_stages` may help.\n");
+    const auto f = only(
+        "BLOCK_M=128 BLOCK_N=256 BLOCK_K=64 num_stages=4 num_warps=4\n"
+        "triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 196608, Hardware limit: "
+        "166912. Reducing block sizes or `num_stages` may help.\n");
     EXPECT_EQ(f.family, "triton");
     EXPECT_EQ(shapeValue(f, "dtype_bytes"), 2);
     ASSERT_TRUE(f.plan);
@@ -138,8 +140,9 @@ TEST(DiagnosisStacks, TritonConfigSpellings) {
 // Triton's "threads" OutOfResources, in the format compiler.py / errors.py print it (no public report
 // quoted here; the figures are a 64-warp config against the 1,024-thread limit, and one under it).
 TEST(DiagnosisStacks, TritonThreadsOverTheGpuLimitIsPlannedAsTheTritonFamily) {
-    const auto f = only("triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. "
-                        "Reducing block sizes or `num_stages` may help.\n");
+    const auto f = only(
+        "triton.runtime.errors.OutOfResources: out of resource: threads, Required: 2048, Hardware limit: 1024. "
+        "Reducing block sizes or `num_stages` may help.\n");
     EXPECT_EQ(f.signature, "triton.threads");
     EXPECT_EQ(shapeValue(f, "num_warps"), 64);
     ASSERT_TRUE(f.limit);
@@ -161,8 +164,9 @@ TEST(DiagnosisStacks, TritonThreadsUnderTheGpuLimitAreTheRegistersAndUnknown) {
 
 // vLLM #9913: recognised, but nothing in Tilescope models the Marlin kernel that checks it.
 TEST(DiagnosisStacks, NotDivisibleIsRecognisedWithoutAModel) {
-    const auto f = only("ValueError: Weight input_size_per_partition = 10944 is not divisible by min_thread_k = 128. Consider "
-                        "reducing tensor_parallel_size or running with --quantization gptq.\n");
+    const auto f = only(
+        "ValueError: Weight input_size_per_partition = 10944 is not divisible by min_thread_k = 128. Consider "
+        "reducing tensor_parallel_size or running with --quantization gptq.\n");
     EXPECT_EQ(f.signature, "tile.not_divisible");
     EXPECT_EQ(shapeValue(f, "input_size_per_partition"), 10944);
     EXPECT_EQ(shapeValue(f, "min_thread_k"), 128);

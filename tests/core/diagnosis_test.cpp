@@ -86,9 +86,9 @@ TEST(DiagnosisLogs, LegacyGridPlansTheLoggedPrefill) {
     EXPECT_EQ(f.family, "awq_gemm");
     EXPECT_EQ(f.variant, "legacy_grid_y");
     EXPECT_EQ(f.line, 10);
-    EXPECT_EQ(shapeValue(f, "M"), 32768);  // tokens=32768
-    EXPECT_EQ(shapeValue(f, "N"), 5376);   // out_features
-    EXPECT_EQ(shapeValue(f, "K"), 4096);   // in_features
+    EXPECT_EQ(shapeValue(f, "M"), 32768);         // tokens=32768
+    EXPECT_EQ(shapeValue(f, "N"), 5376);          // out_features
+    EXPECT_EQ(shapeValue(f, "K"), 4096);          // in_features
     EXPECT_EQ(shapeValue(f, "group_size"), 128);  // q_group_size=128 on line 1
     EXPECT_TRUE(f.deviceId.empty());
     EXPECT_EQ(f.plannedDevice, DeviceDatabase::embedded().defaultId());
@@ -178,8 +178,8 @@ TEST(DiagnosisLogs, TooManyResourcesComputesBothWaysOut) {
     ASSERT_TRUE(f.limit);
     EXPECT_EQ(f.limit->name, "regs_per_block");
     EXPECT_EQ(f.limit->limit, 65536);
-    EXPECT_EQ(f.limit->actual, 98304);  // 96 x 32 = 3,072 per warp x 32 warps
-    EXPECT_NE(f.fix.find("64 per thread"), std::string::npos);   // 65,536 / 32 warps / 32 lanes
+    EXPECT_EQ(f.limit->actual, 98304);                          // 96 x 32 = 3,072 per warp x 32 warps
+    EXPECT_NE(f.fix.find("64 per thread"), std::string::npos);  // 65,536 / 32 warps / 32 lanes
     // 21 warps fit the raw register file (21 x 3,072 = 64,512), but the hardware checks warps rounded up
     // to its 4 sub-partitions: 24 x 3,072 > 65,536, so 20 warps = 640 threads (61,440 registers).
     EXPECT_NE(f.fix.find("640 threads"), std::string::npos);
@@ -189,9 +189,9 @@ TEST(DiagnosisLogs, TooManyResourcesComputesBothWaysOut) {
 
 // Every shared log, re-written as another stack would print it, must give the same findings.
 TEST(DiagnosisVariations, EverySharedLogSurvivesPrefixesColoursAndCrlf) {
-    for (const char* name : {"awq_gemm_oc.log", "awq_gemv_batch.log", "awq_legacy_grid.log", "cascade.log", "fa2_headdim.log",
-                             "fa4_sm120.log", "gemm_ar_bucket.log", "gemv_fast_batch.log", "smem_launch_sm89.log",
-                             "too_many_resources.log"}) {
+    for (const char* name :
+         {"awq_gemm_oc.log", "awq_gemv_batch.log", "awq_legacy_grid.log", "cascade.log", "fa2_headdim.log", "fa4_sm120.log",
+          "gemm_ar_bucket.log", "gemv_fast_batch.log", "smem_launch_sm89.log", "too_many_resources.log"}) {
         const std::string plain = readLog(name);
         std::string varied;
         std::istringstream lines(plain);
@@ -221,8 +221,9 @@ TEST(DiagnosisVariations, PrefixesColoursAndCrlf) {
 }
 
 TEST(DiagnosisVariations, MessageWrappedAfterALogPrefix) {
-    const auto f = only("[rank3]: ValueError: (head_dim, head_dim_v)=(256, 256) exceeds SM89\n"
-                        "[rank3]: shared-memory capacity (101376 bytes)\n");
+    const auto f = only(
+        "[rank3]: ValueError: (head_dim, head_dim_v)=(256, 256) exceeds SM89\n"
+        "[rank3]: shared-memory capacity (101376 bytes)\n");
     EXPECT_EQ(f.kind, Verdict::NoTileFits);
     EXPECT_EQ(f.line, 1);
     EXPECT_EQ(shapeValue(f, "head_dim"), 256);
@@ -245,16 +246,18 @@ TEST(DiagnosisVariations, MessageHardWrappedInsideAWord) {
 }
 
 TEST(DiagnosisVariations, CuteLaunchMessageWrappedBeforeItsFigures) {
-    const auto f = only("Error: kernel 'k' launch shared memory exceeds current GPU arch sm_100a allowed.\n"
-                        "Allocated: 262176 bytes. Max: 232448 bytes.\n");
+    const auto f = only(
+        "Error: kernel 'k' launch shared memory exceeds current GPU arch sm_100a allowed.\n"
+        "Allocated: 262176 bytes. Max: 232448 bytes.\n");
     EXPECT_EQ(shapeValue(f, "smem_bytes"), 262176);
     EXPECT_EQ(shapeValue(f, "smem_limit"), 232448);
     EXPECT_EQ(f.deviceId, "b200");  // the only sm_100 GPU in the database
 }
 
 TEST(DiagnosisVariations, TritonSharedMemory) {
-    const auto f = only("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 212992, "
-                        "Hardware limit: 101376. Reducing block sizes or `num_stages` may help.\n");
+    const auto f = only(
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 212992, "
+        "Hardware limit: 101376. Reducing block sizes or `num_stages` may help.\n");
     EXPECT_EQ(f.kind, Verdict::InvalidLaunch);
     EXPECT_EQ(shapeValue(f, "smem_bytes"), 212992);
     EXPECT_NE(f.explanation.find("sm_89"), std::string::npos);
@@ -262,8 +265,9 @@ TEST(DiagnosisVariations, TritonSharedMemory) {
 }
 
 TEST(DiagnosisVariations, PytorchOutOfMemory) {
-    const auto f = only("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
-                        "capacity of 23.64 GiB of which 1.05 GiB is free.\n");
+    const auto f = only(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacity of 23.64 GiB of which 1.05 GiB is free.\n");
     EXPECT_EQ(f.kind, Verdict::OutOfMemory);
     EXPECT_EQ(shapeValue(f, "tried_to_allocate_bytes"), 2147483648);  // 2 x 1024^3
     ASSERT_TRUE(f.limit);
@@ -272,8 +276,9 @@ TEST(DiagnosisVariations, PytorchOutOfMemory) {
 
 TEST(DiagnosisVariations, InvalidConfigurationWithOtherNumbers) {
     // ceil(16384/16) * 8192/128 = 1024 * 64 = 65,536 > 65,535
-    const auto f = only("INFO awq gemm prefill tokens=16384 in_features=4096 out_features=8192\n"
-                        "RuntimeError: CUDA error: invalid configuration argument\n");
+    const auto f = only(
+        "INFO awq gemm prefill tokens=16384 in_features=4096 out_features=8192\n"
+        "RuntimeError: CUDA error: invalid configuration argument\n");
     EXPECT_EQ(f.variant, "legacy_grid_y");
     ASSERT_TRUE(f.plan);
     EXPECT_EQ(f.plan->verdict, Verdict::InvalidLaunch);
@@ -310,9 +315,10 @@ TEST(DiagnosisVariations, BatchSizeOneWithoutAwqContextNamesNoKernel) {
 }
 
 TEST(DiagnosisVariations, SynchronousChecksAfterACudaErrorAreNotConsequences) {
-    const Diagnosis d = diagnose("RuntimeError: CUDA error: out of memory\n"
-                                 "ValueError: gemm_ar: M=640 outside [1, 512]\n"
-                                 "RuntimeError: CUDA error: invalid configuration argument\n");
+    const Diagnosis d = diagnose(
+        "RuntimeError: CUDA error: out of memory\n"
+        "ValueError: gemm_ar: M=640 outside [1, 512]\n"
+        "RuntimeError: CUDA error: invalid configuration argument\n");
     ASSERT_EQ(d.findings.size(), 3u);
     EXPECT_FALSE(d.findings[0].consequenceOf);
     EXPECT_FALSE(d.findings[1].consequenceOf);  // a Python shape check is raised where it happens
@@ -347,16 +353,18 @@ TEST(DiagnosisVariations, FlashAttentionChecks) {
 }
 
 TEST(DiagnosisVariations, VllmBf16OnT4) {
-    const auto f = only("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your "
-                        "Tesla T4 GPU has compute capability 7.5.");
+    const auto f = only(
+        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your "
+        "Tesla T4 GPU has compute capability 7.5.");
     EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
     EXPECT_EQ(f.deviceId, "t4");
     EXPECT_EQ(f.arch, "sm_75");
 }
 
 TEST(DiagnosisVariations, SameErrorOnEveryRankIsOneFinding) {
-    const Diagnosis d = diagnose("[rank0]: ValueError: gemm_ar: M=640 outside [1, 512]\n"
-                                 "[rank1]: ValueError: gemm_ar: M=640 outside [1, 512]\n");
+    const Diagnosis d = diagnose(
+        "[rank0]: ValueError: gemm_ar: M=640 outside [1, 512]\n"
+        "[rank1]: ValueError: gemm_ar: M=640 outside [1, 512]\n");
     ASSERT_EQ(d.findings.size(), 1u);
     EXPECT_EQ(d.findings[0].lines, (std::vector<int>{1, 2}));
 }
@@ -397,8 +405,8 @@ TEST(DeviceNames, MapToDatabaseIdsWhereUnambiguous) {
     EXPECT_TRUE(matchDeviceName("A100-SXM4-40GB", db).empty());  // the database has the 80 GB A100 only
     EXPECT_EQ(matchDeviceName("A100-PG509-200", db), Ids{"a100-80gb-sxm"});
     EXPECT_TRUE(matchDeviceName("GeForce GTX 1080", db).empty());
-    EXPECT_EQ(matchDeviceName("L40S", db), Ids{"l40s"});  // not the L4
-    EXPECT_EQ(matchDeviceName("NVIDIA L4", db), Ids{"l4"});  // not the L40S
+    EXPECT_EQ(matchDeviceName("L40S", db), Ids{"l40s"});       // not the L4
+    EXPECT_EQ(matchDeviceName("NVIDIA L4", db), Ids{"l4"});    // not the L40S
     EXPECT_EQ(matchDeviceName("NVIDIA A10", db), Ids{"a10"});  // not the A100
     EXPECT_EQ(matchDeviceName("NVIDIA A40", db), Ids{"a40"});
     EXPECT_EQ(matchDeviceName("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", db), Ids{"rtx-pro-6000-blackwell"});

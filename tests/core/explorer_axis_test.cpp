@@ -59,7 +59,7 @@ TEST(ExplorerAxis, PositionInterpolatesInLog2OnDoublingAxes) {
     EXPECT_DOUBLE_EQ(axisPosition(axis, 2), 1.0);
     EXPECT_NEAR(axisPosition(axis, 3), 1.0 + std::log2(1.5), 1e-12);
     EXPECT_DOUBLE_EQ(axisPosition(axis, 100), 2.5);
-    EXPECT_EQ(nearestAxisIndex(axis, 3), 2);  // log distance: 3 is nearer 4 than 2
+    EXPECT_EQ(nearestAxisIndex(axis, 3), 2);                                     // log distance: 3 is nearer 4 than 2
     const SweepAxis linear = makeExplorerAxis(linearParameter(), 4, 10, 30, 3);  // 10, 20, 30
     EXPECT_DOUBLE_EQ(axisPosition(linear, 25), 1.5);
 }
@@ -102,7 +102,8 @@ TEST(ExplorerAxis, LinearTicksSitOnRoundValues) {
     // falls back to round multiples.
     const ParameterSpec flag{"causal", "", 0, 1, 0, AxisScale::Linear, true};
     EXPECT_EQ(axisTicks(makeExplorerAxis(flag, 6, 0, 1, 128), 9), (std::vector<AxisTick>{{0.0, 0}, {1.0, 1}}));
-    for (const AxisTick& t : axisTicks(makeExplorerAxis(log2Parameter(), 0, 100, 120, 21), 9)) EXPECT_TRUE(t.value == 100 || t.value % 4 == 0) << t.value;
+    for (const AxisTick& t : axisTicks(makeExplorerAxis(log2Parameter(), 0, 100, 120, 21), 9))
+        EXPECT_TRUE(t.value == 100 || t.value % 4 == 0) << t.value;
 }
 
 TEST(ExplorerAxis, DoublingTicksThinToEverySecondPower) {

@@ -48,8 +48,9 @@ TEST(NearestPassingValue, CrossesASecondFailureOnTheWay) {
     EXPECT_EQ(nearest("attention", "fa2", "batch=65536", "h100-sxm", "batch"), 1275);
     const LaunchPlan p = plan("attention", "fa2", "batch=65536", "h100-sxm");
     EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(p.fix, "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-                     "head_dim_v=128,causal=0,num_splits=0)");
+    EXPECT_EQ(p.fix,
+              "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
+              "head_dim_v=128,causal=0,num_splits=0)");
 }
 
 TEST(NearestPassingValue, NoneWhenNoValueOfTheParameterPasses) {

@@ -59,9 +59,7 @@ void checkCase(const GpuCase& c) {
     // A launching plan names device functions the family declares, with the compiler's registers
     // when this build generated the ptxas table (the GPU check compares both with the real launch).
     const std::vector<std::string_view> symbols = test::kernel(c.family, c.variant).family->kernelSymbols();
-    auto declared = [&](std::string_view symbol) {
-        return std::find(symbols.begin(), symbols.end(), symbol) != symbols.end();
-    };
+    auto declared = [&](std::string_view symbol) { return std::find(symbols.begin(), symbols.end(), symbol) != symbols.end(); };
     EXPECT_TRUE(declared(p.kernelSymbol)) << p.kernelSymbol;
     for (const ExtraLaunch& extra : p.extraLaunches) EXPECT_TRUE(declared(extra.kernelSymbol)) << extra.kernelSymbol;
     if (compiledKernelResources().find(p.kernelSymbol, h200.computeCapability)) {

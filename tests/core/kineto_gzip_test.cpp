@@ -115,8 +115,7 @@ TEST_F(KinetoGzip, ADamagedTrailerIsAnError) {
     EXPECT_NE(crc.error().find("the gzip stream is corrupt: its CRC-32 does not match"), std::string::npos) << crc.error();
     auto length = importKinetoFile(write("length.json.gz", badLength));
     ASSERT_FALSE(length.ok());
-    EXPECT_NE(length.error().find("the gzip stream is corrupt: its recorded length does not match"), std::string::npos)
-        << length.error();
+    EXPECT_NE(length.error().find("the gzip stream is corrupt: its recorded length does not match"), std::string::npos) << length.error();
 }
 
 // What did not change with the trailer check: gzip(1) semantics for concatenated members (read as

@@ -52,7 +52,7 @@ TEST(KinetoImport, AlexNetOnA100CorrectsKinetosZeroOccupancyAbove48KB) {
     EXPECT_TRUE(gpu0.checkable);
     EXPECT_EQ(gpu0.spec.computeCapability.smVersion(), 80);
     EXPECT_EQ(gpu0.spec.smCount, 108);
-    EXPECT_EQ(gpu0.spec.smemPerBlockOptin, 166'912);  // from the trace
+    EXPECT_EQ(gpu0.spec.smemPerBlockOptin, 166'912);   // from the trace
     EXPECT_EQ(gpu0.spec.reservedSmemPerBlock, 1'024);  // from the architecture table, and said so
     EXPECT_NE(std::find(gpu0.filled.begin(), gpu0.filled.end(), "reserved_smem_per_block"), gpu0.filled.end());
     EXPECT_TRUE(k.launchViolations.empty());
@@ -179,7 +179,7 @@ TEST(KinetoImport, AmdTraceIsShownButNotChecked) {
         EXPECT_FALSE(d.checkable);
         EXPECT_NE(d.why.find("not an NVIDIA GPU (warp size 64)"), std::string::npos);
     }
-    EXPECT_EQ(k->kernels[0].grid.volume(), 0);  // not recorded
+    EXPECT_EQ(k->kernels[0].grid.volume(), 0);                // not recorded
     EXPECT_EQ(k->kernels[0].startNs, 4'203'669'603'771'648);  // fractional microseconds, exactly
     // Its devices are not put in a native trace (their limits are not known), its records are.
     const Trace t = k->toTrace();
@@ -225,13 +225,15 @@ TEST(KinetoImport, HostileInputGivesErrorsNotCrashes) {
         {"truncated", real.substr(0, real.size() / 2), "truncated"},
         {"garbage", garbage, "expected a Chrome trace"},
         {"deep nesting", "{\"traceEvents\": [" + std::string(10'000, '[') + std::string(10'000, ']') + "]}", "expected an event object"},
-        {"deep event", "{\"traceEvents\": [{\"a\": " + std::string(10'000, '[') + std::string(10'000, ']') + "}]}", "nested deeper than 256"},
+        {"deep event", "{\"traceEvents\": [{\"a\": " + std::string(10'000, '[') + std::string(10'000, ']') + "}]}",
+         "nested deeper than 256"},
         {"mismatched brackets", R"({"traceEvents": [{"a": [1, 2}]})", "unexpected '}'"},
         {"no events", R"({"deviceProperties": []})", "no traceEvents"},
         {"events not an array", R"({"traceEvents": {"a": 1}})", "expected traceEvents to be an array"},
         {"trailing data", "{\"traceEvents\": []} {}", "unexpected data after"},
         {"grid of text", R"({"traceEvents": [{"cat": "kernel", "ts": 1, "dur": 1, "args": {"grid": "big"}}]})", "args.grid"},
-        {"absurd registers", R"({"traceEvents": [{"cat": "kernel", "ts": 1, "dur": 1, "args": {"registers per thread": 1e300}}]})", "registers per thread"},
+        {"absurd registers", R"({"traceEvents": [{"cat": "kernel", "ts": 1, "dur": 1, "args": {"registers per thread": 1e300}}]})",
+         "registers per thread"},
         {"absurd ts", R"({"traceEvents": [{"cat": "kernel", "ts": 1e300, "dur": 1}]})", "expected a time in microseconds"},
         {"kernel without dur", R"({"traceEvents": [{"cat": "kernel", "ts": 1}]})", "needs \"ts\" and \"dur\""},
         {"bad deviceProperties", "{\"deviceProperties\": [{\"numSms\": -5}], \"traceEvents\": [" + event + "]}", "numSms"},
@@ -246,7 +248,8 @@ TEST(KinetoImport, HostileInputGivesErrorsNotCrashes) {
     }
     // Legal but absurd launch figures are checked, not trusted.
     auto absurd = importKinetoFile(writeFile(
-        "absurd.json", R"({"deviceProperties": [{"id": 0, "name": "NVIDIA A100", "computeMajor": 8, "computeMinor": 0, "numSms": 108, "totalGlobalMem": 1000000, "warpSize": 32}],
+        "absurd.json",
+        R"({"deviceProperties": [{"id": 0, "name": "NVIDIA A100", "computeMajor": 8, "computeMinor": 0, "numSms": 108, "totalGlobalMem": 1000000, "warpSize": 32}],
            "traceEvents": [{"cat": "kernel", "name": "k", "ts": 1, "dur": 1, "args": {"device": 0, "grid": [1000000000, 1000000000, 1000000000], "block": [4096, 1, 1], "registers per thread": 300, "shared memory": 1000000000000}}]})"));
     ASSERT_TRUE(absurd.ok()) << absurd.error();
     ASSERT_EQ(absurd->launchViolations.size(), 1u);

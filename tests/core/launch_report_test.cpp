@@ -118,9 +118,7 @@ TEST(NcuCsv, ThreeDimensionalGridFromTheSizeColumns) {
     EXPECT_EQ(l.dynamicSmem, 0);
 }
 
-TEST(NcuCsv, NotACsvIsAnError) {
-    EXPECT_FALSE(readNcuCsv(readData("ptxas/awq_gemv_sm90.log")));
-}
+TEST(NcuCsv, NotACsvIsAnError) { EXPECT_FALSE(readNcuCsv(readData("ptxas/awq_gemv_sm90.log"))); }
 
 TEST(KinetoLaunches, DistinctConfigurationsOfAProfilerTrace) {
     auto report = readKinetoLaunches(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/tracelens_bert-small_h100.json.gz");

@@ -130,7 +130,6 @@ TEST(LaunchUsage, APlanRefusedBeforeItChoosesAKernelHasNoLaunchToShow) {
 TEST(LaunchUsage, DescribeLimitSaysWhatADivisibilityCheckNeeds) {
     EXPECT_EQ(describeLimit({"group_size % 32", 32, 138}), "group_size must be a multiple of 32, actual 138 (138 % 32 = 10)");
     EXPECT_EQ(describeLimit({"head_dim % 8", 8, 100}), "head_dim must be a multiple of 8, actual 100 (100 % 8 = 4)");
-    EXPECT_EQ(describeLimit({"N % group_size", 128, 4100}),
-              "N must be a multiple of group_size = 128, actual 4,100 (4,100 % 128 = 4)");
+    EXPECT_EQ(describeLimit({"N % group_size", 128, 4100}), "N must be a multiple of group_size = 128, actual 4,100 (4,100 % 128 = 4)");
     EXPECT_EQ(describeLimit({"max_grid_dim_y", 65535, 86016}), "max_grid_dim_y = 65,535, actual 86,016");
 }

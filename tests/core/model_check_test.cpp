@@ -46,10 +46,14 @@ TEST(ModelExpansion, MistralGemm) {
     EXPECT_FALSE(m.headDimExplicit);
     // hidden 4096, heads 32 x 128 = 4096, kv 8 x 128 = 1024, intermediate 14336
     const std::map<std::string, std::string> expected{
-        {"q_proj", "N=4096,K=4096"},        {"k_proj", "N=1024,K=4096"},     {"v_proj", "N=1024,K=4096"},
-        {"o_proj", "N=4096,K=4096"},        {"gate_proj", "N=14336,K=4096"}, {"up_proj", "N=14336,K=4096"},
+        {"q_proj", "N=4096,K=4096"},
+        {"k_proj", "N=1024,K=4096"},
+        {"v_proj", "N=1024,K=4096"},
+        {"o_proj", "N=4096,K=4096"},
+        {"gate_proj", "N=14336,K=4096"},
+        {"up_proj", "N=14336,K=4096"},
         {"down_proj", "N=4096,K=14336"},
-        {"qkv_proj", "N=6144,K=4096"},      // 4096 + 2 x 1024
+        {"qkv_proj", "N=6144,K=4096"},       // 4096 + 2 x 1024
         {"gate_up_proj", "N=28672,K=4096"},  // 2 x 14336
         {"attention", "heads=32,head_dim=128"},
     };
@@ -66,10 +70,14 @@ TEST(ModelExpansion, Gemma2ExplicitHeadDimDiffersFromHiddenOverHeads) {
     EXPECT_TRUE(m.headDimExplicit);
     // q: 16 x 256 = 4096 from hidden 3584; kv: 8 x 256 = 2048; o maps 4096 back to 3584
     const std::map<std::string, std::string> expected{
-        {"q_proj", "N=4096,K=3584"},        {"k_proj", "N=2048,K=3584"},     {"v_proj", "N=2048,K=3584"},
-        {"o_proj", "N=3584,K=4096"},        {"gate_proj", "N=14336,K=3584"}, {"up_proj", "N=14336,K=3584"},
+        {"q_proj", "N=4096,K=3584"},
+        {"k_proj", "N=2048,K=3584"},
+        {"v_proj", "N=2048,K=3584"},
+        {"o_proj", "N=3584,K=4096"},
+        {"gate_proj", "N=14336,K=3584"},
+        {"up_proj", "N=14336,K=3584"},
         {"down_proj", "N=3584,K=14336"},
-        {"qkv_proj", "N=8192,K=3584"},      // 4096 + 2 x 2048
+        {"qkv_proj", "N=8192,K=3584"},       // 4096 + 2 x 2048
         {"gate_up_proj", "N=28672,K=3584"},  // 2 x 14336
         {"attention", "heads=16,head_dim=256"},
     };
@@ -82,10 +90,14 @@ TEST(ModelExpansion, Qwen3ShapeHeadDimTwiceHiddenOverHeads) {
     EXPECT_EQ(m.headDim, 128);  // explicit; 1024 / 16 would be 64
     // q: 16 x 128 = 2048 from hidden 1024; kv: 8 x 128 = 1024; intermediate 3072
     const std::map<std::string, std::string> expected{
-        {"q_proj", "N=2048,K=1024"},       {"k_proj", "N=1024,K=1024"},    {"v_proj", "N=1024,K=1024"},
-        {"o_proj", "N=1024,K=2048"},       {"gate_proj", "N=3072,K=1024"}, {"up_proj", "N=3072,K=1024"},
+        {"q_proj", "N=2048,K=1024"},
+        {"k_proj", "N=1024,K=1024"},
+        {"v_proj", "N=1024,K=1024"},
+        {"o_proj", "N=1024,K=2048"},
+        {"gate_proj", "N=3072,K=1024"},
+        {"up_proj", "N=3072,K=1024"},
         {"down_proj", "N=1024,K=3072"},
-        {"qkv_proj", "N=4096,K=1024"},     // 2048 + 2 x 1024
+        {"qkv_proj", "N=4096,K=1024"},      // 2048 + 2 x 1024
         {"gate_up_proj", "N=6144,K=1024"},  // 2 x 3072
         {"attention", "heads=16,head_dim=128"},
     };
@@ -97,11 +109,10 @@ TEST(ModelExpansion, Gemma1MultiQuery) {
     EXPECT_EQ(m.kvHeads, 1);
     // q: 8 x 256 = 2048 (= hidden); one kv head: 1 x 256 = 256; intermediate 16384
     const std::map<std::string, std::string> expected{
-        {"q_proj", "N=2048,K=2048"},        {"k_proj", "N=256,K=2048"},      {"v_proj", "N=256,K=2048"},
-        {"o_proj", "N=2048,K=2048"},        {"gate_proj", "N=16384,K=2048"}, {"up_proj", "N=16384,K=2048"},
-        {"down_proj", "N=2048,K=16384"},
-        {"qkv_proj", "N=2560,K=2048"},      // 2048 + 2 x 256
-        {"gate_up_proj", "N=32768,K=2048"},  // 2 x 16384
+        {"q_proj", "N=2048,K=2048"},           {"k_proj", "N=256,K=2048"},      {"v_proj", "N=256,K=2048"},
+        {"o_proj", "N=2048,K=2048"},           {"gate_proj", "N=16384,K=2048"}, {"up_proj", "N=16384,K=2048"},
+        {"down_proj", "N=2048,K=16384"},       {"qkv_proj", "N=2560,K=2048"},  // 2048 + 2 x 256
+        {"gate_up_proj", "N=32768,K=2048"},                                    // 2 x 16384
         {"attention", "heads=8,head_dim=256"},
     };
     EXPECT_EQ(shapes(m), expected);
@@ -197,9 +208,9 @@ TEST(ModelConfigErrors, NameTheFields) {
     EXPECT_NE(errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq"}})").find("group_size"), std::string::npos);
     EXPECT_NE(errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "gptq", "group_size": 128}})").find("gptq"),
               std::string::npos);
-    EXPECT_NE(errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "version": "marlin"}})")
-                  .find("marlin"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "version": "marlin"}})").find("marlin"),
+        std::string::npos);
     EXPECT_NE(errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "bits": 8}})").find("bits"),
               std::string::npos);
     EXPECT_NE(errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": "128"}})").find("not an integer"),
@@ -209,8 +220,9 @@ TEST(ModelConfigErrors, NameTheFields) {
                          "quantization_config": {"quant_method": "awq", "group_size": 128}})")
                   .find("not a multiple of num_key_value_heads"),
               std::string::npos);
-    const std::string both = errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "version": "gemm"}})",
-                                     R"({"q_group_size": 64, "w_bit": 4, "version": "GEMV"})");
+    const std::string both =
+        errorOf("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "version": "gemm"}})",
+                R"({"q_group_size": 64, "w_bit": 4, "version": "GEMV"})");
     EXPECT_NE(both.find("contradictory"), std::string::npos);
     EXPECT_NE(both.find("q_group_size = 64"), std::string::npos);
     EXPECT_NE(both.find("GEMV"), std::string::npos);
@@ -221,8 +233,8 @@ TEST(ModelConfigErrors, NameTheFields) {
 
 TEST(ModelConfigErrors, VersionAnyCaseAndDefaults) {
     const std::string arch = R"("hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32)";
-    auto m = parseModelConfig("{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "version": "GEMV_Fast"}})",
-                              std::nullopt, "x");
+    auto m = parseModelConfig(
+        "{" + arch + R"(, "quantization_config": {"quant_method": "awq", "group_size": 128, "version": "GEMV_Fast"}})", std::nullopt, "x");
     ASSERT_TRUE(m.ok()) << m.error();
     EXPECT_EQ(m->packing, AwqPacking::GemvFast);
     EXPECT_EQ(m->kvHeads, 32);  // no num_key_value_heads: multi-head attention

@@ -188,8 +188,7 @@ TEST(OccupancyOfAPlan, KnownRegistersGiveOccupancy) {
     // 128 threads = 4 warps, 128 regs: 4,096/warp; 16,384 / 4,096 = 4 warps per sub-partition -> 4 blocks.
     // Shared memory: 101,376 + 1,024 = 102,400 B = the whole 100 KB carveout -> 1 block.
     // -> 1 block, 4 of 48 warps = 8.33 %; 1,024 blocks / (1 x 170 SMs) = 6.02 waves.
-    static const KernelResourceEntry entries[] = {{"test_kernel", 120, {128, 0, 0, 0, 0}},
-                                                  {"test_kernel", 90, {64, 0, 0, 0, 0}}};
+    static const KernelResourceEntry entries[] = {{"test_kernel", 120, {128, 0, 0, 0, 0}}, {"test_kernel", 90, {64, 0, 0, 0, 0}}};
     LaunchPlan plan = sm120Hdim256Plan();
     finishLaunch(plan, device("rtx-5090"), KernelResourceTable(entries), PlanDetail::Full);
     EXPECT_EQ(plan.verdict, Verdict::Ok);
@@ -294,8 +293,7 @@ TEST(OccupancyOfAPlan, PlannersReadRegistersFromTheCompilerOnEveryDevice) {
         for (const auto& family : builtinKernels().families()) {
             if (!family->hasDeviceCode()) continue;  // custom: registers are a parameter, not the compiler's
             for (std::size_t v = 0; v < family->variants().size(); ++v) {
-                const LaunchPlan p = family->plan(static_cast<int>(v), Shape::defaults(family->parameters()), spec,
-                                                  PlanDetail::Full);
+                const LaunchPlan p = family->plan(static_cast<int>(v), Shape::defaults(family->parameters()), spec, PlanDetail::Full);
                 SCOPED_TRACE(spec.id + " " + std::string(family->name()) + "/" + std::string(p.variant));
                 if (p.verdict < Verdict::InvalidLaunch) continue;  // refused before a launch was computed
                 EXPECT_FALSE(p.kernelSymbol.empty());

@@ -44,7 +44,8 @@ std::vector<std::int64_t> xsOf(const PerformanceLine& line) {
 
 TEST(WorkerRunsFile, ReadsEveryLineOfTheRecordedH200Check) {
     ASSERT_EQ(h200Trace().runs.size(), 122u);
-    const auto measured = std::count_if(h200Trace().runs.begin(), h200Trace().runs.end(), [](const tilescope::Run& r) { return measuredTimeUs(r).has_value(); });
+    const auto measured = std::count_if(h200Trace().runs.begin(), h200Trace().runs.end(),
+                                        [](const tilescope::Run& r) { return measuredTimeUs(r).has_value(); });
     EXPECT_GT(measured, 80);
     EXPECT_EQ(runDeviceName(h200Trace().runs.front()), "NVIDIA H200");
 }
@@ -148,7 +149,8 @@ TEST(PerformanceSeries, EstimateOnAnotherDeviceIsReplannedThere) {
     ASSERT_TRUE(kernel);
     int estimated = 0;
     for (const PerformancePoint& p : series.lines.at(0).points) {
-        const LaunchPlan a100 = kernel->family->plan(kernel->variant, h200Trace().runs[p.run].plan.shape, *options.estimateDevice, PlanDetail::Brief);
+        const LaunchPlan a100 =
+            kernel->family->plan(kernel->variant, h200Trace().runs[p.run].plan.shape, *options.estimateDevice, PlanDetail::Brief);
         // A cell that does not fit the A100 has no estimate; every other one has.
         EXPECT_EQ(p.estimate.has_value(), a100.ok()) << "M=" << p.x;
         estimated += p.estimate.has_value();

@@ -11,9 +11,9 @@
 namespace tilescope {
 namespace {
 
-using test::limitName;
 using test::device;
 using test::expectCompilerRegisters;
+using test::limitName;
 using test::plan;
 
 std::string hd(int d) { return "head_dim=" + std::to_string(d) + ",head_dim_v=" + std::to_string(d); }
@@ -33,21 +33,21 @@ struct Fa2Row {
 TEST(AttentionFa2, TileTablePerHeadDimBucketAndDevice) {
     // smem = (kBlockM + 2 * kBlockN) * d * 2 with d the bucket.
     const Fa2Row rows[] = {
-        {"h100-sxm", 32, false, "128x128/4", 128, 128, (128 + 256) * 32 * 2},     // 24,576
-        {"h100-sxm", 64, false, "128x128/4", 128, 128, (128 + 256) * 64 * 2},     // 49,152
-        {"h100-sxm", 40, false, "128x128/4", 128, 128, (128 + 256) * 64 * 2},     // 40 -> bucket 64
-        {"h100-sxm", 96, false, "128x64/4", 128, 128, (128 + 128) * 96 * 2},      // 49,152
-        {"h100-sxm", 128, false, "128x64/4", 128, 128, (128 + 128) * 128 * 2},    // 65,536
-        {"a100-80gb-sxm", 128, true, "128x64/4", 128, 128, 65536},                // sm_80 is not sm8x
-        {"rtx-4090", 128, false, "128x32/4", 128, 128, (128 + 64) * 128 * 2},     // sm_89 non-causal: 49,152
-        {"rtx-4090", 128, true, "64x64/4", 64, 128, (64 + 128) * 128 * 2},        // sm_89 causal: 49,152
+        {"h100-sxm", 32, false, "128x128/4", 128, 128, (128 + 256) * 32 * 2},   // 24,576
+        {"h100-sxm", 64, false, "128x128/4", 128, 128, (128 + 256) * 64 * 2},   // 49,152
+        {"h100-sxm", 40, false, "128x128/4", 128, 128, (128 + 256) * 64 * 2},   // 40 -> bucket 64
+        {"h100-sxm", 96, false, "128x64/4", 128, 128, (128 + 128) * 96 * 2},    // 49,152
+        {"h100-sxm", 128, false, "128x64/4", 128, 128, (128 + 128) * 128 * 2},  // 65,536
+        {"a100-80gb-sxm", 128, true, "128x64/4", 128, 128, 65536},              // sm_80 is not sm8x
+        {"rtx-4090", 128, false, "128x32/4", 128, 128, (128 + 64) * 128 * 2},   // sm_89 non-causal: 49,152
+        {"rtx-4090", 128, true, "64x64/4", 64, 128, (64 + 128) * 128 * 2},      // sm_89 causal: 49,152
         {"l4", 128, false, "128x32/4", 128, 128, 49152},
-        {"rtx-5090", 128, false, "128x64/4", 128, 128, 65536},                    // sm_120 is not sm8x
-        {"h100-sxm", 192, false, "128x64/8", 128, 256, (128 + 128) * 192 * 2},    // 98,304
+        {"rtx-5090", 128, false, "128x64/4", 128, 128, 65536},                  // sm_120 is not sm8x
+        {"h100-sxm", 192, false, "128x64/8", 128, 256, (128 + 128) * 192 * 2},  // 98,304
         // 256: 128x64/8 only when opt-in >= 131,072 and smem/SM < 196,608 (A100: 166,912 / 167,936).
         {"a100-80gb-sxm", 256, false, "128x64/8", 128, 256, (128 + 128) * 256 * 2},  // 131,072
         {"h100-sxm", 256, false, "64x64/4", 64, 128, (64 + 128) * 256 * 2},          // smem/SM 233,472: 98,304
-        {"rtx-4090", 256, false, "64x64/4", 64, 128, 98304},                          // opt-in 101,376 < 131,072
+        {"rtx-4090", 256, false, "64x64/4", 64, 128, 98304},                         // opt-in 101,376 < 131,072
     };
     for (const auto& row : rows) {
         const std::string shape = hd(row.headDim) + ",causal=" + (row.causal ? "1" : "0");
@@ -73,9 +73,10 @@ TEST(AttentionFa2, PreAmpereIsUnsupportedDevice) {
     EXPECT_EQ(p.limit->limit, 80);
     EXPECT_EQ(p.limit->actual, 75);
     EXPECT_EQ(p.failingParameter, -1);
-    EXPECT_EQ(p.fix, "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU; or this "
-                     "shape runs on a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
-                     "rtx-pro-6000-blackwell, rtx-5070-ti");
+    EXPECT_EQ(p.fix,
+              "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU; or this "
+              "shape runs on a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
+              "rtx-pro-6000-blackwell, rtx-5070-ti");
 }
 
 // ---- shapes the planners refuse, one row each -------------------------------------------
@@ -89,38 +90,67 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(
         // No head_dim alone passes while head_dim_v stays 264 (FA2 needs them equal), so the fix moves
         // both together (core/fix_finder.cpp); no device helps.
-        test::RefusalRow{.name = "Fa2HeadDimAbove256", .variant = "fa2", .shape = "head_dim=264,head_dim_v=264",
+        test::RefusalRow{.name = "Fa2HeadDimAbove256",
+                         .variant = "fa2",
+                         .shape = "head_dim=264,head_dim_v=264",
                          .message = "FlashAttention forward only supports head dimension at most 256",
-                         .limit = "head_dim", .limitValue = 256, .actual = 264,
+                         .limit = "head_dim",
+                         .limitValue = 256,
+                         .actual = 264,
                          .fix = "nearest passing head_dim and head_dim_v: 256 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,"
                                 "head_dim=256,head_dim_v=256,causal=0,num_splits=0); or route head_dim > 256 to another backend "
                                 "(e.g. sm120_tile_search, or PyTorch SDPA)"},
-        test::RefusalRow{.name = "Fa2HeadDimMultipleOf8", .variant = "fa2", .shape = "head_dim=100,head_dim_v=100",
+        test::RefusalRow{.name = "Fa2HeadDimMultipleOf8",
+                         .variant = "fa2",
+                         .shape = "head_dim=100,head_dim_v=100",
                          .message = "query, key, value, and out_ must have a head_size that is a multiple of 8",
                          .limit = "head_dim % 8"},
         // The size check comes before the multiple-of-8 check.
-        test::RefusalRow{.name = "Fa2SizeBeforeMultipleOf8", .variant = "fa2", .shape = "head_dim=260,head_dim_v=260",
+        test::RefusalRow{.name = "Fa2SizeBeforeMultipleOf8",
+                         .variant = "fa2",
+                         .shape = "head_dim=260,head_dim_v=260",
                          .message = "FlashAttention forward only supports head dimension at most 256"},
-        test::RefusalRow{.name = "Fa2HeadDimVEqualsHeadDim", .variant = "fa2", .shape = "head_dim=128,head_dim_v=64",
+        test::RefusalRow{.name = "Fa2HeadDimVEqualsHeadDim",
+                         .variant = "fa2",
+                         .shape = "head_dim=128,head_dim_v=64",
                          .message = "FlashAttention-2 forward needs head_dim_v == head_dim (got 128 and 64)",
-                         .limit = "head_dim_v", .fixParameter = 5, .fixValue = 128},
+                         .limit = "head_dim_v",
+                         .fixParameter = 5,
+                         .fixValue = 128},
         // Batch and heads at most 65,535 (grid y and z); small tokens so that memory does not fail first.
-        test::RefusalRow{.name = "Fa2BatchOnGridY", .variant = "fa2", .shape = "batch=65536,seqlen_q=1,seqlen_k=1,heads=1",
-                         .verdict = Verdict::InvalidLaunch, .limit = "max_grid_dim_y", .actual = 65536,
-                         .fixParameter = 0, .fixValue = 65535},
-        test::RefusalRow{.name = "Fa2HeadsOnGridZ", .variant = "fa2", .shape = "batch=1,seqlen_q=1,seqlen_k=1,heads=65536",
-                         .verdict = Verdict::InvalidLaunch, .launchRejection = true, .limit = "max_grid_dim_z",
-                         .fixParameter = 3, .fixValue = 65535},
-        test::RefusalRow{.name = "Sm120MessageNamesSm89", .variant = "sm120_tile_search",
-                         .shape = "head_dim=512,head_dim_v=512", .verdict = Verdict::NoTileFits,
+        test::RefusalRow{.name = "Fa2BatchOnGridY",
+                         .variant = "fa2",
+                         .shape = "batch=65536,seqlen_q=1,seqlen_k=1,heads=1",
+                         .verdict = Verdict::InvalidLaunch,
+                         .limit = "max_grid_dim_y",
+                         .actual = 65536,
+                         .fixParameter = 0,
+                         .fixValue = 65535},
+        test::RefusalRow{.name = "Fa2HeadsOnGridZ",
+                         .variant = "fa2",
+                         .shape = "batch=1,seqlen_q=1,seqlen_k=1,heads=65536",
+                         .verdict = Verdict::InvalidLaunch,
+                         .launchRejection = true,
+                         .limit = "max_grid_dim_z",
+                         .fixParameter = 3,
+                         .fixValue = 65535},
+        test::RefusalRow{.name = "Sm120MessageNamesSm89",
+                         .variant = "sm120_tile_search",
+                         .shape = "head_dim=512,head_dim_v=512",
+                         .verdict = Verdict::NoTileFits,
                          .message = "(head_dim, head_dim_v)=(512, 512) exceeds SM89 shared-memory capacity (101376 bytes)",
                          .device = "rtx-4090"},
         // H100: 1024 needs 131,072 * 3 + 2,048 = 395,264.
-        test::RefusalRow{.name = "Sm120MessageNamesSm90", .variant = "sm120_tile_search",
-                         .shape = "head_dim=1024,head_dim_v=1024", .verdict = Verdict::NoTileFits,
+        test::RefusalRow{.name = "Sm120MessageNamesSm90",
+                         .variant = "sm120_tile_search",
+                         .shape = "head_dim=1024,head_dim_v=1024",
+                         .verdict = Verdict::NoTileFits,
                          .message = "(head_dim, head_dim_v)=(1024, 1024) exceeds SM90 shared-memory capacity (232448 bytes)"},
-        test::RefusalRow{.name = "Sm120PreAmpere", .variant = "sm120_tile_search", .shape = "head_dim=256,head_dim_v=256",
-                         .verdict = Verdict::UnsupportedDevice, .device = "t4"}),
+        test::RefusalRow{.name = "Sm120PreAmpere",
+                         .variant = "sm120_tile_search",
+                         .shape = "head_dim=256,head_dim_v=256",
+                         .verdict = Verdict::UnsupportedDevice,
+                         .device = "t4"}),
     test::rowName);
 
 TEST(AttentionFa2, OutOfMemoryAlongBatch) {
@@ -133,8 +163,9 @@ TEST(AttentionFa2, OutOfMemoryAlongBatch) {
     EXPECT_EQ(p.limit->limit, 85899345920);
     EXPECT_EQ(p.limit->actual, 2000 * std::int64_t{67371008});
     EXPECT_EQ(p.cudaError->code, 2);
-    EXPECT_EQ(p.fix, "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-                     "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200");
+    EXPECT_EQ(p.fix,
+              "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
+              "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200");
 }
 
 TEST(AttentionFa2, PaddingWasteOnSeqlenQ) {
@@ -157,23 +188,43 @@ struct HeuristicRow {
 TEST(AttentionSplitKv, HeuristicMatchesUpstreamOnSeveralSmCounts) {
     const HeuristicRow rows[] = {
         // decode, seqlen_k 32768, 32 heads, d128 (256 blocks of 128) on 58/108/114/128/132/148/170 SMs
-        {32, 116, 256, 7}, {32, 216, 256, 6}, {32, 228, 256, 7}, {32, 256, 256, 7}, {32, 264, 256, 7},
-        {32, 296, 256, 8}, {32, 340, 256, 9},
+        {32, 116, 256, 7},
+        {32, 216, 256, 6},
+        {32, 228, 256, 7},
+        {32, 256, 256, 7},
+        {32, 264, 256, 7},
+        {32, 296, 256, 8},
+        {32, 340, 256, 9},
         // 8 heads, seqlen_k 8192 (64 blocks): 13 splits on 58 SMs, 22 on 108, 32 from 132 SMs on
-        {8, 116, 64, 13}, {8, 216, 64, 22}, {8, 264, 64, 32}, {8, 340, 64, 32},
+        {8, 116, 64, 13},
+        {8, 216, 64, 22},
+        {8, 264, 64, 32},
+        {8, 340, 64, 32},
         // batch 4 x 32 heads = 128 CTAs: 1 split only at >= 0.8 x 2 x SMs
-        {128, 116, 128, 1}, {128, 216, 128, 3}, {128, 228, 128, 5}, {128, 264, 128, 2}, {128, 340, 128, 5},
+        {128, 116, 128, 1},
+        {128, 216, 128, 3},
+        {128, 228, 128, 5},
+        {128, 264, 128, 2},
+        {128, 340, 128, 5},
         // 256 CTAs fill every device but the 170-SM one
-        {256, 296, 64, 1}, {256, 340, 64, 5},
+        {256, 296, 64, 1},
+        {256, 340, 64, 5},
         // few n blocks cap the splits; ineligible counts (same blocks per split) are skipped
-        {32, 264, 2, 2}, {4, 264, 8, 8}, {16, 116, 8, 4}, {1, 116, 1024, 103}, {1, 264, 1024, 114},
-        {1, 116, 256, 86}, {1, 264, 256, 128},
+        {32, 264, 2, 2},
+        {4, 264, 8, 8},
+        {16, 116, 8, 4},
+        {1, 116, 1024, 103},
+        {1, 264, 1024, 114},
+        {1, 116, 256, 86},
+        {1, 264, 256, 128},
         // nothing to split, or nothing to do
-        {32, 264, 1, 1}, {32, 264, 0, 1}, {0, 264, 10, 1},
+        {32, 264, 1, 1},
+        {32, 264, 0, 1},
+        {0, 264, 10, 1},
     };
     for (const auto& row : rows) {
-        SCOPED_TRACE(std::to_string(row.work) + " blocks, " + std::to_string(row.sms) + " SM slots, " +
-                     std::to_string(row.nBlocks) + " n blocks");
+        SCOPED_TRACE(std::to_string(row.work) + " blocks, " + std::to_string(row.sms) + " SM slots, " + std::to_string(row.nBlocks) +
+                     " n blocks");
         EXPECT_EQ(attention::numSplitsHeuristic(row.work, row.sms, row.nBlocks, 128), row.splits);
     }
     EXPECT_EQ(attention::splitKvBlockN(40), 256);
@@ -244,8 +295,7 @@ TEST(AttentionSplitKv, AccumulatorAndOutputRows) {
     // Flat (batch, head, query) -> O row [batch, seqlen_q, heads].
     for (long long b = 0; b < 2; ++b)
         for (long long h = 0; h < 5; ++h)
-            for (long long q = 0; q < 7; ++q)
-                EXPECT_EQ(attention::outputRowOfFlatRow((b * 5 + h) * 7 + q, 5, 7), (b * 7 + q) * 5 + h);
+            for (long long q = 0; q < 7; ++q) EXPECT_EQ(attention::outputRowOfFlatRow((b * 5 + h) * 7 + q, 5, 7), (b * 7 + q) * 5 + h);
     EXPECT_EQ(attention::combineMaxSplits(1), 2);
     EXPECT_EQ(attention::combineMaxSplits(2), 2);
     EXPECT_EQ(attention::combineMaxSplits(7), 8);
@@ -267,13 +317,14 @@ TEST(AttentionSplitKv, DecodeOnH200IsSevenSplitsAndACombine) {
     EXPECT_TRUE(p.optsIntoLargeSmem);
     EXPECT_EQ(p.gridParameter[1], 2);  // seqlen_k moves the heuristic's splits
     EXPECT_EQ(p.gridParameter[2], 0);  // batch*heads on grid.z: batch is the axis
-    EXPECT_EQ(p.note, "num_splits 7 from num_splits_heuristic(32, 2 x 132 SMs, 256 K/V blocks, 128): split-KV kernel, "
-                      "then the combine kernel");
+    EXPECT_EQ(p.note,
+              "num_splits 7 from num_splits_heuristic(32, 2 x 132 SMs, 256 K/V blocks, 128): split-KV kernel, "
+              "then the combine kernel");
     ASSERT_EQ(p.extraLaunches.size(), 1u);
     const ExtraLaunch& c = p.extraLaunches[0];
     EXPECT_EQ(c.role, "combine");
     EXPECT_EQ(c.kernelSymbol, "flash_fwd_splitkv_combine_m4");  // d128 % 128 == 0: 4 rows per CTA
-    EXPECT_EQ(c.grid, (Dim3{8, 1, 1}));                          // ceil(1 * 32 * 1 / 4)
+    EXPECT_EQ(c.grid, (Dim3{8, 1, 1}));                         // ceil(1 * 32 * 1 / 4)
     EXPECT_EQ(c.threadsPerBlock(), 128);
     EXPECT_EQ(c.dynamicSmem, 8 * (4 + 1) * 4);  // kMaxSplits 8 x (kBlockM + 1) fp32
     // Buffers: Q 8,192 + K,V 536,870,912 + O 8,192 + LSE 128 + accumulators 7 x 32 x (128 + 1) x 4 = 115,584.
@@ -289,8 +340,8 @@ TEST(AttentionSplitKv, DecodeOnH200IsSevenSplitsAndACombine) {
 }
 
 TEST(AttentionSplitKv, SplitsFollowTheDevicesSmCount) {
-    const std::pair<const char*, int> rows[] = {{"l4", 7},        {"a100-80gb-sxm", 6}, {"h100-pcie", 7}, {"rtx-4090", 7},
-                                                {"h100-sxm", 7},  {"b200", 8},          {"rtx-5090", 9}};
+    const std::pair<const char*, int> rows[] = {{"l4", 7},       {"a100-80gb-sxm", 6}, {"h100-pcie", 7}, {"rtx-4090", 7},
+                                                {"h100-sxm", 7}, {"b200", 8},          {"rtx-5090", 9}};
     for (const auto& [id, splits] : rows) {
         const LaunchPlan p = plan("attention", "fa2", kDecode, id);
         SCOPED_TRACE(id);
@@ -386,8 +437,8 @@ TEST(AttentionSplitKv, SplitTilePerHeadDim) {
         {256, "flash_fwd_splitkv_d256_m64n64w4", (64 + 128) * 256 * 2, "flash_fwd_splitkv_combine_m4", 4},
     };
     for (const auto& row : rows) {
-        const LaunchPlan p = plan("attention", "fa2",
-                                  "batch=1,seqlen_q=100,seqlen_k=8192,heads=8,num_splits=3," + hd(row.headDim), "rtx-4090");
+        const LaunchPlan p =
+            plan("attention", "fa2", "batch=1,seqlen_q=100,seqlen_k=8192,heads=8,num_splits=3," + hd(row.headDim), "rtx-4090");
         SCOPED_TRACE(row.headDim);
         ASSERT_EQ(p.verdict, Verdict::Ok) << p.message;
         EXPECT_EQ(p.kernelSymbol, row.symbol);
@@ -411,8 +462,11 @@ TEST(AttentionFa2, Hdim96CausalOnSm8xIs64x64) {
         const char* tile;
         std::int64_t blockM;
     };
-    const Row rows[] = {{"rtx-4090", true, "64x64/4", 64}, {"l4", true, "64x64/4", 64}, {"rtx-4090", false, "128x64/4", 128},
-                        {"a100-80gb-sxm", true, "128x64/4", 128}, {"h100-sxm", true, "128x64/4", 128}};
+    const Row rows[] = {{"rtx-4090", true, "64x64/4", 64},
+                        {"l4", true, "64x64/4", 64},
+                        {"rtx-4090", false, "128x64/4", 128},
+                        {"a100-80gb-sxm", true, "128x64/4", 128},
+                        {"h100-sxm", true, "128x64/4", 128}};
     for (const auto& row : rows) {
         const LaunchPlan p = plan("attention", "fa2", hd(96) + ",causal=" + (row.causal ? "1" : "0"), row.device);
         SCOPED_TRACE(row.device);
@@ -468,9 +522,10 @@ TEST(AttentionSm120, Hdim512OnRtx5090NoTileFits) {
     EXPECT_FALSE(p.candidates[0].fits);
     // head_dim 128 with head_dim_v 512: (64,64) = 16,384 + 16,384 + 65,536 + 2,048 = 100,352 fits;
     // 144 gives 104,448. No head_dim between 128 and 512 fits.
-    EXPECT_EQ(p.fix, "nearest passing head_dim: 128 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-                     "head_dim_v=512,causal=0,num_splits=0); or route this head_dim to another backend, or use a GPU with a larger "
-                     "opt-in shared-memory limit; or this shape runs on h100-sxm, h100-pcie, h200, b200");
+    EXPECT_EQ(p.fix,
+              "nearest passing head_dim: 128 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
+              "head_dim_v=512,causal=0,num_splits=0); or route this head_dim to another backend, or use a GPU with a larger "
+              "opt-in shared-memory limit; or this shape runs on h100-sxm, h100-pcie, h200, b200");
 }
 
 TEST(AttentionSm120, TileFitsAt512OnH100) {

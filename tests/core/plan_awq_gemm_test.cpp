@@ -8,9 +8,9 @@
 namespace tilescope {
 namespace {
 
-using test::limitName;
 using test::device;
 using test::expectCompilerRegisters;
+using test::limitName;
 using test::plan;
 
 // ---- gemm -------------------------------------------------------------------------------
@@ -53,8 +53,7 @@ TEST(AwqGemm, PaddingWasteAndDispatchNote) {
     EXPECT_EQ(p.grid.x, 2 * 32 * 8);
     EXPECT_DOUBLE_EQ(p.paddingWaste, 15.0 / 32.0);
     EXPECT_TRUE(p.note.empty());
-    EXPECT_EQ(plan("awq_gemm", "gemm", "M=256", "h100-sxm").note,
-              "at M >= 256 vLLM dequantizes and runs an fp16 matmul instead");
+    EXPECT_EQ(plan("awq_gemm", "gemm", "M=256", "h100-sxm").note, "at M >= 256 vLLM dequantizes and runs an fp16 matmul instead");
 }
 
 // ---- shapes the three variants refuse, one row each --------------------------------------
@@ -67,38 +66,67 @@ INSTANTIATE_TEST_SUITE_P(
     Rows, AwqGemmRefuses,
     testing::Values(
         // gemm: AutoAWQ's checks in its order.
-        test::RefusalRow{.name = "GemmCtaN", .variant = "gemm", .shape = "N=4100",
-                         .message = "OC is not multiple of cta_N = 64", .limit = "cta_N", .limitValue = 64,
-                         .actual = 4100, .fix = "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)"},
+        test::RefusalRow{.name = "GemmCtaN",
+                         .variant = "gemm",
+                         .shape = "N=4100",
+                         .message = "OC is not multiple of cta_N = 64",
+                         .limit = "cta_N",
+                         .limitValue = 64,
+                         .actual = 4100,
+                         .fix = "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)"},
         // 32 and 64 are both 16 away and both pass: the smaller wins.
-        test::RefusalRow{.name = "GemmGroupSizeMultipleOf32", .variant = "gemm", .shape = "group_size=48",
-                         .message = "Group size should be a multiple of 32", .limit = "group_size % 32",
+        test::RefusalRow{.name = "GemmGroupSizeMultipleOf32",
+                         .variant = "gemm",
+                         .shape = "group_size=48",
+                         .message = "Group size should be a multiple of 32",
+                         .limit = "group_size % 32",
                          .fix = "nearest passing group_size: 32 (M=16,N=4096,K=4096,group_size=32)"},
         // N=4160 = 65 x 64 passes cta_N but not N % 128; 4096 and 4224 are both 64 away.
-        test::RefusalRow{.name = "GemmNMultipleOfGroup", .variant = "gemm", .shape = "N=4160,group_size=128",
-                         .message = "OC is not multiple of Group size", .limit = "N % group_size", .fixParameter = 1,
+        test::RefusalRow{.name = "GemmNMultipleOfGroup",
+                         .variant = "gemm",
+                         .shape = "N=4160,group_size=128",
+                         .message = "OC is not multiple of Group size",
+                         .limit = "N % group_size",
+                         .fixParameter = 1,
                          .fixValue = 4096},
-        test::RefusalRow{.name = "GemmKMultipleOfGroup", .variant = "gemm", .shape = "K=4160,group_size=128",
+        test::RefusalRow{.name = "GemmKMultipleOfGroup",
+                         .variant = "gemm",
+                         .shape = "K=4160,group_size=128",
                          .message = "IC is not multiple of Group size (K=4160, group_size=128)",
                          .limit = "K % group_size"},
         // cta_N is checked first: N=100 fails cta_N although group 48 fails too.
-        test::RefusalRow{.name = "GemmCtaNBeforeGroupSize", .variant = "gemm", .shape = "N=100,group_size=48",
+        test::RefusalRow{.name = "GemmCtaNBeforeGroupSize",
+                         .variant = "gemm",
+                         .shape = "N=100,group_size=48",
                          .message = "OC is not multiple of cta_N = 64"},
         // M=0 or N=0: a zero grid.
-        test::RefusalRow{.name = "GemmZeroM", .variant = "gemm", .shape = "M=0", .verdict = Verdict::InvalidLaunch,
-                         .launchRejection = true, .limit = "min_grid_dim_x", .limitValue = 1, .actual = 0,
+        test::RefusalRow{.name = "GemmZeroM",
+                         .variant = "gemm",
+                         .shape = "M=0",
+                         .verdict = Verdict::InvalidLaunch,
+                         .launchRejection = true,
+                         .limit = "min_grid_dim_x",
+                         .limitValue = 1,
+                         .actual = 0,
                          .fix = "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128)"},
         test::RefusalRow{.name = "GemmZeroN", .variant = "gemm", .shape = "N=0", .verdict = Verdict::InvalidLaunch},
-        test::RefusalRow{.name = "LegacyOnlyThe128WideTile", .variant = "legacy_grid_y", .shape = "N=4160,group_size=64",
-                         .message = "OC is not multiple of cta_N = 128", .limitValue = 128},
+        test::RefusalRow{.name = "LegacyOnlyThe128WideTile",
+                         .variant = "legacy_grid_y",
+                         .shape = "N=4160,group_size=64",
+                         .message = "OC is not multiple of cta_N = 128",
+                         .limitValue = 128},
         // prefill: only AutoAWQ's WQLinear_GEMVFast asserts guard the shape (see OnlyGemvFastsAssertsGuardTheShape).
-        test::RefusalRow{.name = "PrefillNMultipleOf8", .variant = "prefill", .shape = "N=4100",
+        test::RefusalRow{.name = "PrefillNMultipleOf8",
+                         .variant = "prefill",
+                         .shape = "N=4100",
                          .message = "AssertionError (AutoAWQ gemv_fast.py: assert out_features % (32 // self.w_bit) == 0)",
                          .limit = "N % 8"},
-        test::RefusalRow{.name = "PrefillKMultipleOfGroup", .variant = "prefill", .shape = "K=4160",
-                         .limit = "K % group_size"},
-        test::RefusalRow{.name = "PrefillGroupSize128", .variant = "prefill", .shape = "group_size=64",
-                         .message = "the prefill GEMM kernel only supports group size 128 (got 64)", .fixParameter = 3,
+        test::RefusalRow{.name = "PrefillKMultipleOfGroup", .variant = "prefill", .shape = "K=4160", .limit = "K % group_size"},
+        test::RefusalRow{.name = "PrefillGroupSize128",
+                         .variant = "prefill",
+                         .shape = "group_size=64",
+                         .message = "the prefill GEMM kernel only supports group size 128 (got 64)",
+                         .fixParameter = 3,
                          .fixValue = 128}),
     test::rowName);
 
@@ -127,8 +155,9 @@ TEST(AwqGemmLegacy, SeedShapeOverflowsGridY) {
     EXPECT_EQ(p.cudaError->name, test::defaultLaunchRejection().error.name);
     EXPECT_EQ(p.cudaError->code, test::defaultLaunchRejection().error.code);
     // Largest passing M: ceil(M/16) * 42 <= 65,535 -> ceil(M/16) <= 1,560 -> M <= 24,960.
-    EXPECT_EQ(p.fix, "nearest passing M: 24960 (M=24960,N=5376,K=4096,group_size=128); or use the default gemm "
-                     "variant: upstream fixed this by flattening the grid into grid.x");
+    EXPECT_EQ(p.fix,
+              "nearest passing M: 24960 (M=24960,N=5376,K=4096,group_size=128); or use the default gemm "
+              "variant: upstream fixed this by flattening the grid into grid.x");
     EXPECT_EQ(plan("awq_gemm", "legacy_grid_y", "M=24960,N=5376", "h100-sxm").grid, (Dim3{1, 65520, 8}));
     EXPECT_EQ(plan("awq_gemm", "legacy_grid_y", "M=24961,N=5376", "h100-sxm").verdict, Verdict::InvalidLaunch);
     // The same limit on every device: no device suggestion.
@@ -153,9 +182,7 @@ TEST(AwqGemmPrefill, BucketTableMatchesKernelsMd) {
     const auto& buckets = AwqGemmFamily::prefillBuckets();
     ASSERT_EQ(buckets.size(), 5u);
     for (std::size_t i = 0; i < 4; ++i)
-        EXPECT_EQ(buckets[i].smemBytes,
-                  prefillSmemFormula(buckets[i].ctaM, buckets[i].ctaN, buckets[i].ctaK, buckets[i].stages))
-            << i;
+        EXPECT_EQ(buckets[i].smemBytes, prefillSmemFormula(buckets[i].ctaM, buckets[i].ctaN, buckets[i].ctaK, buckets[i].stages)) << i;
     EXPECT_EQ(buckets[4].smemBytes, 50176);  // the > 192 row as KERNELS.md gives it
 }
 
@@ -171,11 +198,10 @@ struct PrefillRow {
 TEST(AwqGemmPrefill, EachBucketsLaunch) {
     // N=4096: grid = ceil(M/CTA_M) * 4096/128 * split_k; block (32, warps).
     const PrefillRow rows[] = {
-        {"1", {1 * 32 * 2, 1, 1}, 256, 57344, 2, true},
-        {"32", {2 * 32 * 2, 1, 1}, 256, 57344, 2, true},
-        {"64", {4 * 32, 1, 1}, 256, 41472, 1, false},   // 41,472 <= 49,152: no opt-in needed
-        {"128", {4 * 32, 1, 1}, 256, 73728, 1, true},   // CTA_M 32
-        {"192", {3 * 32, 1, 1}, 128, 53248, 1, true},   // CTA_M 64, 4 warps
+        {"1", {1 * 32 * 2, 1, 1}, 256, 57344, 2, true}, {"32", {2 * 32 * 2, 1, 1}, 256, 57344, 2, true},
+        {"64", {4 * 32, 1, 1}, 256, 41472, 1, false},  // 41,472 <= 49,152: no opt-in needed
+        {"128", {4 * 32, 1, 1}, 256, 73728, 1, true},  // CTA_M 32
+        {"192", {3 * 32, 1, 1}, 128, 53248, 1, true},  // CTA_M 64, 4 warps
         {"4096", {64 * 32, 1, 1}, 128, 50176, 1, true},
     };
     for (const auto& row : rows) {
@@ -243,9 +269,10 @@ TEST(AwqGemmPrefill, M128ExceedsT4OptIn) {
     EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidValue");
     EXPECT_EQ(p.cudaError->code, 1);
     // M 65..128 share the 73,728 B bucket; 129 (53,248 B) is 1 away, 64 is 64 away.
-    EXPECT_EQ(p.fix, "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on "
-                     "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
-                     "rtx-pro-6000-blackwell, rtx-5070-ti");
+    EXPECT_EQ(p.fix,
+              "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on "
+              "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
+              "rtx-pro-6000-blackwell, rtx-5070-ti");
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=64", "t4").verdict, Verdict::Ok);
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=32", "t4").verdict, Verdict::Ok);  // 57,344 <= 65,536 with opt-in
 }

@@ -25,8 +25,8 @@ TEST(CustomFamily, IsRegisteredWithoutDeviceCode) {
     EXPECT_TRUE(test::kernel("awq_gemm", "").family->hasDeviceCode());
     std::vector<std::string> names;
     for (const ParameterSpec& p : k.family->parameters()) names.push_back(p.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "registers",
-                                               "static_smem", "dynamic_smem", "smem_optin"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "registers", "static_smem",
+                                               "dynamic_smem", "smem_optin"}));
 }
 
 TEST(CustomFamily, DefaultLaunchesEverywhereWithRegistersLimitingOccupancy) {
@@ -103,7 +103,8 @@ TEST(CustomFamily, StaticSharedMemoryOverThe48KbCapNeverBuilds) {
     EXPECT_TRUE(custom("static_smem=49152,dynamic_smem=0", "h100-sxm").ok());
     // Opting in raises the dynamic limit only.
     EXPECT_EQ(custom("static_smem=51584,dynamic_smem=0,smem_optin=1", "h100-sxm").verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(tooMuchSharedDataText("k", 0xc980, 0xc000), "ptxas error   : Entry function 'k' uses too much shared data (0xc980 bytes, 0xc000 max)");
+    EXPECT_EQ(tooMuchSharedDataText("k", 0xc980, 0xc000),
+              "ptxas error   : Entry function 'k' uses too much shared data (0xc980 bytes, 0xc000 max)");
 }
 
 TEST(CustomFamily, DynamicSharedMemoryAgainstTheDefaultAndOptInLimits) {

@@ -8,9 +8,9 @@
 namespace tilescope {
 namespace {
 
-using test::limitName;
 using test::device;
 using test::expectCompilerRegisters;
+using test::limitName;
 using test::plan;
 
 // ---- shapes the planner refuses before any launch, one row each ---------------------------
@@ -24,22 +24,38 @@ TEST_P(GemmBucketRefuses, WithUpstreamsMessageLimitAndFix) {
 
 INSTANTIATE_TEST_SUITE_P(
     Rows, GemmBucketRefuses,
-    testing::Values(
-        test::RefusalRow{.name = "MAbove512", .variant = "oproj", .shape = "M=640", .verdict = Verdict::BucketOverflow,
-                         .message = "gemm_ar: M=640 outside [1, 512]", .limit = "max_tokens", .limitValue = 512,
-                         .actual = 640,
-                         .fix = "nearest passing M: 512 (M=512,N=7168,K=8192); or chunk M into <= 512-row blocks: 2 "
-                                "calls for M=640"},
-        test::RefusalRow{.name = "MZero", .variant = "oproj", .shape = "M=0", .verdict = Verdict::BucketOverflow,
-                         .message = "gemm_ar: M=0 outside [1, 512]", .fix = "nearest passing M: 1 (M=1,N=7168,K=8192)"},
-        // 62 x 128, 64 below; 8064 is 64 above: the smaller wins.
-        test::RefusalRow{.name = "KMultipleOf128", .variant = "oproj", .shape = "K=8000",
-                         .message = "gemm_ar: K=8000 must be a multiple of 128", .limit = "K % 128", .fixParameter = 2,
-                         .fixValue = 7936},
-        // 27 x 256 is 88 below; 7168 is 168 above.
-        test::RefusalRow{.name = "NMultipleOf256", .variant = "oproj", .shape = "N=7000",
-                         .message = "gemm_ar: N=7000 must be a multiple of 256", .limit = "N % 256", .fixParameter = 1,
-                         .fixValue = 6912}),
+    testing::Values(test::RefusalRow{.name = "MAbove512",
+                                     .variant = "oproj",
+                                     .shape = "M=640",
+                                     .verdict = Verdict::BucketOverflow,
+                                     .message = "gemm_ar: M=640 outside [1, 512]",
+                                     .limit = "max_tokens",
+                                     .limitValue = 512,
+                                     .actual = 640,
+                                     .fix = "nearest passing M: 512 (M=512,N=7168,K=8192); or chunk M into <= 512-row blocks: 2 "
+                                            "calls for M=640"},
+                    test::RefusalRow{.name = "MZero",
+                                     .variant = "oproj",
+                                     .shape = "M=0",
+                                     .verdict = Verdict::BucketOverflow,
+                                     .message = "gemm_ar: M=0 outside [1, 512]",
+                                     .fix = "nearest passing M: 1 (M=1,N=7168,K=8192)"},
+                    // 62 x 128, 64 below; 8064 is 64 above: the smaller wins.
+                    test::RefusalRow{.name = "KMultipleOf128",
+                                     .variant = "oproj",
+                                     .shape = "K=8000",
+                                     .message = "gemm_ar: K=8000 must be a multiple of 128",
+                                     .limit = "K % 128",
+                                     .fixParameter = 2,
+                                     .fixValue = 7936},
+                    // 27 x 256 is 88 below; 7168 is 168 above.
+                    test::RefusalRow{.name = "NMultipleOf256",
+                                     .variant = "oproj",
+                                     .shape = "N=7000",
+                                     .message = "gemm_ar: N=7000 must be a multiple of 256",
+                                     .limit = "N % 256",
+                                     .fixParameter = 1,
+                                     .fixValue = 6912}),
     test::rowName);
 
 TEST(GemmBucket, StageFormulaGivesKernelsMdFigures) {
@@ -119,12 +135,12 @@ TEST(GemmBucket, EachCellsLaunchOnH100) {
     // Cells <= 16: grid kM1Grid_() = 152 x block 224, 98,400 B, the N/8 = 896 column tiles spread over it.
     // Larger (Launcher3): tiles = swap ? (N/128)*(Mp/BN) : (Mp/128)*(N/BN), kGrid = min(tiles, 152), block 256.
     const CellRow rows[] = {
-        {"1", 8, 152, 896, false, 224, 98400, 7.0 / 8},      {"5", 8, 152, 896, false, 224, 98400, 3.0 / 8},
-        {"16", 16, 152, 896, false, 224, 98400, 0.0},        {"17", 32, 112, 112, true, 256, 221184, 15.0 / 32},  // 56 * 32/16
-        {"40", 64, 112, 112, true, 256, 225280, 24.0 / 64},  // 56 * 64/32
-        {"128", 128, 112, 112, false, 256, 221184, 0.0},     // 1 * 7168/64
-        {"200", 256, 112, 112, false, 256, 196608, 56.0 / 256},  // 2 * 7168/128
-        {"512", 512, 112, 112, false, 256, 196608, 0.0},         // 4 * 7168/256
+        {"1", 8, 152, 896, false, 224, 98400, 7.0 / 8},         {"5", 8, 152, 896, false, 224, 98400, 3.0 / 8},
+        {"16", 16, 152, 896, false, 224, 98400, 0.0},           {"17", 32, 112, 112, true, 256, 221184, 15.0 / 32},  // 56 * 32/16
+        {"40", 64, 112, 112, true, 256, 225280, 24.0 / 64},                                                          // 56 * 64/32
+        {"128", 128, 112, 112, false, 256, 221184, 0.0},                                                             // 1 * 7168/64
+        {"200", 256, 112, 112, false, 256, 196608, 56.0 / 256},                                                      // 2 * 7168/128
+        {"512", 512, 112, 112, false, 256, 196608, 0.0},                                                             // 4 * 7168/256
     };
     for (const auto& row : rows) {
         const LaunchPlan p = plan("gemm_bucket", "oproj", std::string("M=") + row.m + ",N=7168,K=2048", "h100-sxm");
@@ -191,9 +207,10 @@ TEST(GemmBucket, BigCellsFailOnA100) {
     EXPECT_EQ(p.limit->limit, 166912);
     EXPECT_EQ(p.limit->actual, 221184);
     EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidValue");
-    EXPECT_EQ(p.fix, "nearest passing M: 16 (M=16,N=7168,K=8192); or chunk M into calls of at most 16 rows: the largest "
-                     "cell whose shared memory fits this GPU's opt-in limit; or this shape runs on h100-sxm, h100-pcie, "
-                     "h200, b200");
+    EXPECT_EQ(p.fix,
+              "nearest passing M: 16 (M=16,N=7168,K=8192); or chunk M into calls of at most 16 rows: the largest "
+              "cell whose shared memory fits this GPU's opt-in limit; or this shape runs on h100-sxm, h100-pcie, "
+              "h200, b200");
     // Every M in 17..512 fails there; on the consumer cards too (101,376 B).
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=512", "a100-80gb-sxm").verdict, Verdict::InvalidLaunch);
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=16", "rtx-5090").verdict, Verdict::Ok);  // 98,400 <= 101,376

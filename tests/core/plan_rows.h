@@ -14,7 +14,7 @@
 namespace tilescope::test {
 
 struct RefusalRow {
-    const char* name;     // the row's test name
+    const char* name;  // the row's test name
     const char* variant;
     const char* shape;
     Verdict verdict = Verdict::UnsupportedShape;

@@ -17,9 +17,7 @@ constexpr std::string_view kPr1561 = "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,num_sta
 constexpr std::string_view kPr1561Printed =
     "out of resource: shared memory, Required: 196608, Hardware limit: 166912. Reducing block sizes or `num_stages` may help.";
 
-TEST(TritonSmem, FormulaGivesTheFigureTritonPrintedInPr1561) {
-    EXPECT_EQ(TritonFamily::pipelinedSmemBytes(128, 256, 64, 4, 2), 196608);
-}
+TEST(TritonSmem, FormulaGivesTheFigureTritonPrintedInPr1561) { EXPECT_EQ(TritonFamily::pipelinedSmemBytes(128, 256, 64, 4, 2), 196608); }
 
 TEST(TritonSmem, ScalesWithStagesBlocksAndElementSize) {
     EXPECT_EQ(TritonFamily::pipelinedSmemBytes(128, 256, 64, 3, 2), 147456);
@@ -49,8 +47,8 @@ TEST(TritonPlan, Pr1561ConfigFailsOnA100WithTritonsExactText) {
 }
 
 TEST(TritonPlan, Pr1561ConfigWithThreeStagesLaunchesOnA100) {
-    const LaunchPlan p = plan("triton", "", "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,num_stages=3,num_warps=4,M=4096,N=4096,K=4096",
-                              "a100-80gb-sxm");
+    const LaunchPlan p =
+        plan("triton", "", "BLOCK_M=128,BLOCK_N=256,BLOCK_K=64,num_stages=3,num_warps=4,M=4096,N=4096,K=4096", "a100-80gb-sxm");
     ASSERT_TRUE(p.ok()) << p.message;
     EXPECT_EQ(p.dynamicSmem, 147456);
     EXPECT_TRUE(p.optsIntoLargeSmem);
@@ -133,9 +131,7 @@ TEST(TritonPlan, StagesCandidatesMarkWhatFits) {
     EXPECT_EQ(p.tile, "num_stages=4");
 }
 
-TEST(TritonFamilyInfo, HasNoDeviceCode) {
-    EXPECT_FALSE(test::kernel("triton", "").family->hasDeviceCode());
-}
+TEST(TritonFamilyInfo, HasNoDeviceCode) { EXPECT_FALSE(test::kernel("triton", "").family->hasDeviceCode()); }
 
 }  // namespace
 }  // namespace tilescope

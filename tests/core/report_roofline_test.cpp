@@ -10,8 +10,8 @@ namespace tilescope {
 namespace {
 
 Trace recordedPrefill() {
-    auto trace = readWorkerRunsFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/roofline/h200_awq_gemm_prefill_m.jsonl",
-                                    builtinKernels());
+    auto trace =
+        readWorkerRunsFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/roofline/h200_awq_gemm_prefill_m.jsonl", builtinKernels());
     EXPECT_TRUE(trace) << trace.error();
     return trace ? std::move(trace).value() : Trace{};
 }

@@ -10,8 +10,7 @@ namespace tilescope {
 namespace {
 
 TEST(ReportText, EscapesHtmlAndEncodesBase64) {
-    EXPECT_EQ(htmlEscape("<script>alert(1)</script> & \"x\" 'y'"),
-              "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot; &#39;y&#39;");
+    EXPECT_EQ(htmlEscape("<script>alert(1)</script> & \"x\" 'y'"), "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot; &#39;y&#39;");
     EXPECT_EQ(base64Encode(""), "");
     EXPECT_EQ(base64Encode("f"), "Zg==");
     EXPECT_EQ(base64Encode("fo"), "Zm8=");
@@ -78,8 +77,12 @@ TEST(ReportText, ExplorerSectionShowsBothDevicesVerdictLimitAndFix) {
     ASSERT_TRUE(kernel);
     ReportContent content;
     content.title = "r";
-    content.explorer = ReportExplorer{kernel->family->parameters(), t4, test::planFor("attention", "fa2", "batch=1", t4), h100,
-                                      test::planFor("attention", "fa2", "batch=1", h100), ReportPlot{"Boundary map on t4", "boundary-map.png", "PNG"},
+    content.explorer = ReportExplorer{kernel->family->parameters(),
+                                      t4,
+                                      test::planFor("attention", "fa2", "batch=1", t4),
+                                      h100,
+                                      test::planFor("attention", "fa2", "batch=1", h100),
+                                      ReportPlot{"Boundary map on t4", "boundary-map.png", "PNG"},
                                       "legend <text>"};
     const LaunchPlan& plan = content.explorer->plan;
     ASSERT_FALSE(plan.ok());

@@ -118,7 +118,7 @@ TEST(Roofline, ALiveGpuFindsItsDatasheetEntry) {
     const Roofline r = datasheetRoofline(live, database);
     EXPECT_DOUBLE_EQ(*r.fp16Tflops, 989.5);
     EXPECT_DOUBLE_EQ(*r.bandwidthGBps, 4812.8);  // the live figure wins
-    live.name = "NVIDIA H20";  // another GPU of the same architecture and SM count is not an H200
+    live.name = "NVIDIA H20";                    // another GPU of the same architecture and SM count is not an H200
     EXPECT_FALSE(datasheetRoofline(live, database).fp16Tflops);
     live.name = "NVIDIA H200";
     live.smCount = 114;

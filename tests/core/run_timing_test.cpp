@@ -25,8 +25,7 @@ TEST(RunTiming, SamplesGiveMedianMinMean) {
 
 TEST(RunTiming, CheckedLaunchIsDroppedWhateverOrderCuptiDeliversIn) {
     // The checked launch came first and ran cold (900 ns); three repeats of 40, 10 and 20 µs.
-    std::vector<KernelRecord> records{record(3'000'000, 20'000), record(1'000, 900), record(1'000'000, 40'000),
-                                      record(2'000'000, 10'000)};
+    std::vector<KernelRecord> records{record(3'000'000, 20'000), record(1'000, 900), record(1'000'000, 40'000), record(2'000'000, 10'000)};
     const auto t = timingFromRecords(records, 3, 1, true);
     ASSERT_TRUE(t);
     EXPECT_EQ(t->source, "cupti");
@@ -37,9 +36,9 @@ TEST(RunTiming, CheckedLaunchIsDroppedWhateverOrderCuptiDeliversIn) {
 }
 
 TEST(RunTiming, TwoKernelsPerCallAreSummed) {
-    std::vector<KernelRecord> records{record(0, 1'000),          record(2'000, 500),       // checked call
-                                      record(10'000, 8'000),     record(19'000, 2'000),    // 10 µs
-                                      record(30'000, 9'000),     record(40'000, 3'000)};   // 12 µs
+    std::vector<KernelRecord> records{record(0, 1'000),      record(2'000, 500),      // checked call
+                                      record(10'000, 8'000), record(19'000, 2'000),   // 10 µs
+                                      record(30'000, 9'000), record(40'000, 3'000)};  // 12 µs
     const auto t = timingFromRecords(records, 2, 2, false);
     ASSERT_TRUE(t);
     EXPECT_DOUBLE_EQ(t->minUs, 10.0);

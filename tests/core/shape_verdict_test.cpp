@@ -53,8 +53,7 @@ TEST(KernelChoice, ResolveFamiliesAndVariants) {
     EXPECT_EQ(byDefault->variantName(), "fa2");
     EXPECT_EQ(resolveKernel(registry, "awq_gemm", "prefill")->variant, 2);
     EXPECT_EQ(resolveKernel(registry, "gemm", "").error(), "unknown kernel 'gemm'; kernels: " + registry.names());
-    EXPECT_EQ(resolveKernel(registry, "attention", "fa3").error(),
-              "unknown variant 'fa3' of attention; variants: fa2, sm120_tile_search");
+    EXPECT_EQ(resolveKernel(registry, "attention", "fa3").error(), "unknown variant 'fa3' of attention; variants: fa2, sm120_tile_search");
 }
 
 TEST(KernelChoice, EveryPlannedSymbolIsDeclared) {

@@ -67,15 +67,23 @@ TEST(SplitKvPlanner, TheHeuristicSeesEachHeadDimsKeyBlock) {
         const char* device;
         int headDim, seqlenQ, splits;
     };
-    const Row rows[] = {{"h200", 64, 1, 32},           {"h200", 128, 1, 32},          {"h200", 256, 1, 32},
-                        {"h200", 64, 100, 16},         {"h200", 128, 100, 16},        {"h200", 256, 100, 15},
-                        {"l4", 64, 1, 11},             {"l4", 128, 1, 13},            {"l4", 256, 1, 13},
-                        {"a100-80gb-sxm", 64, 1, 16}, {"a100-80gb-sxm", 128, 1, 22}, {"a100-80gb-sxm", 256, 1, 26}};
+    const Row rows[] = {{"h200", 64, 1, 32},
+                        {"h200", 128, 1, 32},
+                        {"h200", 256, 1, 32},
+                        {"h200", 64, 100, 16},
+                        {"h200", 128, 100, 16},
+                        {"h200", 256, 100, 15},
+                        {"l4", 64, 1, 11},
+                        {"l4", 128, 1, 13},
+                        {"l4", 256, 1, 13},
+                        {"a100-80gb-sxm", 64, 1, 16},
+                        {"a100-80gb-sxm", 128, 1, 22},
+                        {"a100-80gb-sxm", 256, 1, 26}};
     for (const auto& row : rows) {
         const std::string d = std::to_string(row.headDim);
-        const LaunchPlan p = plan("attention", "fa2",
-                                  "batch=1,heads=8,seqlen_k=8192,seqlen_q=" + std::to_string(row.seqlenQ) + ",head_dim=" + d + ",head_dim_v=" + d,
-                                  row.device);
+        const LaunchPlan p = plan(
+            "attention", "fa2",
+            "batch=1,heads=8,seqlen_k=8192,seqlen_q=" + std::to_string(row.seqlenQ) + ",head_dim=" + d + ",head_dim_v=" + d, row.device);
         SCOPED_TRACE(std::string(row.device) + " d" + d + " seqlen_q " + std::to_string(row.seqlenQ));
         ASSERT_EQ(p.verdict, Verdict::Ok) << p.message;
         EXPECT_EQ(p.splitK, row.splits);
@@ -232,8 +240,7 @@ TEST(SplitKvMap, SplitCountsChangeAlongSeqlenKWhereThePlannerSays) {
     }
     for (int iy = 0; iy < map.height(); ++iy)
         for (int ix = 0; ix + 1 < map.width(); ++ix)
-            EXPECT_EQ(verticalEdges.count({ix + 0.5, static_cast<double>(iy)}) == 1,
-                      map.cell(ix, iy).splits != map.cell(ix + 1, iy).splits)
+            EXPECT_EQ(verticalEdges.count({ix + 0.5, static_cast<double>(iy)}) == 1, map.cell(ix, iy).splits != map.cell(ix + 1, iy).splits)
                 << ix << ", " << iy;
 }
 
@@ -241,8 +248,8 @@ TEST(SplitKvMap, GridZFailsPastMaxGridZOverHeads) {
     // Forced splits: grid (1, splits, batch x heads); grid.z <= 65,535 puts the edge at 65,535 / heads.
     for (const int heads : {32, 5}) {
         const std::int64_t last = 65535 / heads;  // 2,047 and 13,107
-        const std::string y = "batch=" + std::to_string(last - 1) + "," + std::to_string(last) + "," + std::to_string(last + 1) +
-                              "," + std::to_string(last + 2);
+        const std::string y = "batch=" + std::to_string(last - 1) + "," + std::to_string(last) + "," + std::to_string(last + 1) + "," +
+                              std::to_string(last + 2);
         const BoundaryMap map = decodeMap("seqlen_q=1,num_splits=2,heads=" + std::to_string(heads), "seqlen_k=16,1024", y);
         SCOPED_TRACE(heads);
         for (int ix = 0; ix < map.width(); ++ix)

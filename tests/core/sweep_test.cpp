@@ -84,8 +84,7 @@ TEST(SweepAxis, MalformedAxesSayWhatIsWrong) {
     EXPECT_EQ(axisError("M=1,2,x", g), "axis M: 'x' is not an integer");
     EXPECT_EQ(axisError("M=", g), "axis M has no values");
     EXPECT_EQ(axisError("M=1:100000", g), "axis M has more than 65536 values");
-    EXPECT_EQ(axisError("head_dim=0:64:+16", attentionParameters()),
-              "axis head_dim=0 is out of range; accepted: 1..1024");
+    EXPECT_EQ(axisError("head_dim=0:64:+16", attentionParameters()), "axis head_dim=0 is out of range; accepted: 1..1024");
 }
 
 TEST(SweepAxis, DefaultAxes) {
@@ -107,8 +106,8 @@ TEST(SweepAxis, DefaultAxes) {
     EXPECT_EQ(causal.values, (std::vector<std::int64_t>{0, 1}));
 }
 
-BoundaryMap makeMap(std::string_view family, std::string_view variant, std::string_view deviceId, std::string_view base,
-                    std::string_view x, std::string_view y = {}) {
+BoundaryMap makeMap(std::string_view family, std::string_view variant, std::string_view deviceId, std::string_view base, std::string_view x,
+                    std::string_view y = {}) {
     const KernelChoice k = kernel(family, variant);
     const auto& parameters = k.family->parameters();
     std::optional<SweepAxis> yAxis;
@@ -137,8 +136,7 @@ TEST(BoundaryMap, LegacyGridYAlongM) {
 }
 
 TEST(BoundaryMap, Sm120HeadDimMapOnRtx5090) {
-    BoundaryMap map =
-        makeMap("attention", "sm120_tile_search", "rtx-5090", "", "head_dim=32:512:+16", "head_dim_v=32:512:+16");
+    BoundaryMap map = makeMap("attention", "sm120_tile_search", "rtx-5090", "", "head_dim=32:512:+16", "head_dim_v=32:512:+16");
     ASSERT_TRUE(evaluateBoundaryMap(map));
     EXPECT_EQ(map.width(), 31);
     EXPECT_EQ(map.height(), 31);
@@ -151,8 +149,7 @@ TEST(BoundaryMap, Sm120HeadDimMapOnRtx5090) {
     EXPECT_EQ(fits.gridBlocks, 32 * 1 * 32);
     EXPECT_EQ(map.cell(30, 30).verdict, Verdict::NoTileFits);
     EXPECT_EQ(map.cell(30, 30).gridBlocks, 0);  // no tile, no launch: no grid
-    EXPECT_EQ(map.planAt(30, 30, nullptr).message,
-              "(head_dim, head_dim_v)=(512, 512) exceeds SM120 shared-memory capacity (101376 bytes)");
+    EXPECT_EQ(map.planAt(30, 30, nullptr).message, "(head_dim, head_dim_v)=(512, 512) exceeds SM120 shared-memory capacity (101376 bytes)");
     // Every cell is exactly what a direct plan says.
     const auto& family = *map.kernel().family;
     std::int64_t ok = 0;
@@ -213,9 +210,8 @@ TEST(PlanDetail, BriefAndFullAgreeOnEveryFigure) {
         for (std::size_t v = 0; v < family->variants().size(); ++v) {
             for (const char* id : devices) {
                 for (int p = 0; p < static_cast<int>(parameters.size()); ++p) {
-                    for (std::int64_t value : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{48},
-                                               std::int64_t{100}, std::int64_t{256}, std::int64_t{640},
-                                               std::int64_t{65536}, std::int64_t{1} << 20}) {
+                    for (std::int64_t value : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{48}, std::int64_t{100},
+                                               std::int64_t{256}, std::int64_t{640}, std::int64_t{65536}, std::int64_t{1} << 20}) {
                         Shape s = Shape::defaults(parameters);
                         s[p] = std::clamp(value, parameters[static_cast<std::size_t>(p)].minimum,
                                           parameters[static_cast<std::size_t>(p)].maximum);

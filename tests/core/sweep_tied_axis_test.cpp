@@ -35,8 +35,8 @@ struct TieRow {
 TEST(SweepTiedAxis, HeadDimVFollowsOnlyWhenEqualAndNotSweptItself) {
     const TieRow rows[] = {
         {"head_dim=128,head_dim_v=128", "head_dim=64:288:+32", "", true},
-        {"head_dim=128,head_dim_v=64", "head_dim=64:288:+32", "", false},   // unequal: the user set it apart
-        {"head_dim=128,head_dim_v=128", "head_dim_v=64:256:+64", "", false}, // the follower itself: nothing follows it
+        {"head_dim=128,head_dim_v=64", "head_dim=64:288:+32", "", false},                        // unequal: the user set it apart
+        {"head_dim=128,head_dim_v=128", "head_dim_v=64:256:+64", "", false},                     // the follower itself: nothing follows it
         {"head_dim=128,head_dim_v=128", "head_dim=64:256:+64", "head_dim_v=64:256:+64", false},  // swept on its own
         {"head_dim=128,head_dim_v=128", "seqlen_q=128:1024:x2", "", false},
     };

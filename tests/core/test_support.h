@@ -37,14 +37,12 @@ inline Shape shape(const KernelChoice& k, std::string_view text) {
 inline LaunchRejection defaultLaunchRejection() { return launchConfigurationRejection(toolkitCudaRuntime()); }
 
 // What `tilescope-cli plan` computes: Full detail and the fix, devices from the embedded database.
-inline LaunchPlan plan(std::string_view family, std::string_view variant, std::string_view shapeText,
-                       std::string_view deviceId) {
+inline LaunchPlan plan(std::string_view family, std::string_view variant, std::string_view shapeText, std::string_view deviceId) {
     const KernelChoice k = kernel(family, variant);
     return planWithFix(k, shape(k, shapeText), device(deviceId), &DeviceDatabase::embedded());
 }
 
-inline LaunchPlan planOn(std::string_view family, std::string_view variant, std::string_view shapeText,
-                         const DeviceSpec& spec) {
+inline LaunchPlan planOn(std::string_view family, std::string_view variant, std::string_view shapeText, const DeviceSpec& spec) {
     const KernelChoice k = kernel(family, variant);
     return planWithFix(k, shape(k, shapeText), spec, nullptr);
 }

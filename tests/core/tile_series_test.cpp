@@ -43,7 +43,8 @@ TEST(TileSeries, AttentionTileFollowsHeadDim) {
     Shape base = Shape::defaults(p);
     const TileSeries series = tileSeries(*kernel, *DeviceDatabase::embedded().find("rtx-5090"), base, axis);
     ASSERT_EQ(series.points.size(), 3u);
-    for (const TilePoint& point : series.points) EXPECT_EQ(point.value, axis.values[static_cast<std::size_t>(&point - series.points.data())]);
+    for (const TilePoint& point : series.points)
+        EXPECT_EQ(point.value, axis.values[static_cast<std::size_t>(&point - series.points.data())]);
     EXPECT_FALSE(series.tileNames.empty());
 }
 

@@ -62,8 +62,8 @@ TEST(TraceExport, ChromeTraceIsWhatPerfettoReads) {
             (e["name"] == "process_name" ? processNames : threadNames) += e["name"] == "process_name" || e["name"] == "thread_name";
         }
     }
-    EXPECT_EQ(kernels, 3);   // one measured record, two imported records
-    EXPECT_EQ(instants, 1);  // the failed launch
+    EXPECT_EQ(kernels, 3);       // one measured record, two imported records
+    EXPECT_EQ(instants, 1);      // the failed launch
     EXPECT_EQ(processNames, 2);  // devices 0 and 1
     EXPECT_EQ(threadNames, 3);   // streams 7 and 13, and the failed-launch track
 }

@@ -246,7 +246,8 @@ TEST(TraceIo, TheSimdjsonReaderReadsEveryBundledNativeTraceAsTheDomReader) {
 // A trace like a session's: a real profiler trace's records (hta_alexnet_a100, imported), runs,
 // and a 2-D and a 1-D boundary map; then the values the writers spell specially.
 TEST(TraceIo, TheSimdjsonReaderReadsASessionTraceAsTheDomReader) {
-    Trace trace = openTraceFile(std::string(TILESCOPE_SOURCE_DIR) + "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels()).value();
+    Trace trace =
+        openTraceFile(std::string(TILESCOPE_SOURCE_DIR) + "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels()).value();
     ASSERT_EQ(trace.records.size(), 79u);
     const Trace fixture = test::fixtureTrace();
     trace.runs = fixture.runs;
@@ -301,7 +302,8 @@ TEST(TraceIo, TheSimdjsonReaderDeclinesWhatTheDomReaderRejects) {
         SCOPED_TRACE(depth);
         std::string text = good;
         const auto close = text.rfind('}');
-        text.insert(close, ", \"deep\": " + std::string(static_cast<std::size_t>(depth - 1), '[') + std::string(static_cast<std::size_t>(depth - 1), ']'));
+        text.insert(close, ", \"deep\": " + std::string(static_cast<std::size_t>(depth - 1), '[') +
+                               std::string(static_cast<std::size_t>(depth - 1), ']'));
         auto dom = readTraceTextDom(text, "deep", builtinKernels());
         auto fast = readFast(text);
         EXPECT_EQ(dom.ok(), depth <= kMaxTraceNesting);

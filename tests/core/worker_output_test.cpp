@@ -12,16 +12,28 @@ namespace {
 
 // The shape of one object `tilescope-cli run --json` / `sweep --run` prints (app/cli/commands_run.cpp).
 nlohmann::ordered_json workerObject(const LaunchPlan& plan, const ParameterList& parameters) {
-    nlohmann::ordered_json j{{"kernel", plan.family}, {"variant", plan.variant}, {"device", "NVIDIA H100 80GB HBM3"},
+    nlohmann::ordered_json j{{"kernel", plan.family},
+                             {"variant", plan.variant},
+                             {"device", "NVIDIA H100 80GB HBM3"},
                              {"shape", shapeToJson(plan.shape, parameters)}};
     j["plan"] = planToJson(plan, parameters);
     j["launched"] = true;
     j["launch"] = {{"name", "cudaSuccess"}, {"text", "no error"}, {"code", 0}};
     j["synchronize"] = {{"name", "cudaErrorIllegalAddress"}, {"text", "an illegal memory access was encountered"}, {"code", 700}};
     j["records"] = nlohmann::ordered_json::array();
-    j["records"].push_back({{"name", "awq_gemm_kernel"}, {"start_ns", 10}, {"end_ns", 30}, {"device", 0}, {"stream", 7},
-                            {"correlation_id", 5}, {"grid", {1, 2, 3}}, {"block", {128, 1, 1}}, {"external_id", 1},
-                            {"registers_per_thread", 96}, {"static_smem", 10496}, {"dynamic_smem", 0}, {"local_memory_per_thread", 0},
+    j["records"].push_back({{"name", "awq_gemm_kernel"},
+                            {"start_ns", 10},
+                            {"end_ns", 30},
+                            {"device", 0},
+                            {"stream", 7},
+                            {"correlation_id", 5},
+                            {"grid", {1, 2, 3}},
+                            {"block", {128, 1, 1}},
+                            {"external_id", 1},
+                            {"registers_per_thread", 96},
+                            {"static_smem", 10496},
+                            {"dynamic_smem", 0},
+                            {"local_memory_per_thread", 0},
                             {"shmem_limit_config", 0}});
     j["check"] = {{"max_relative_error", 0.5}, {"bound", 0.01}, {"passed", false}, {"rows", 16}};
     j["timing_us"] = {{"repeats", 3}, {"min", 1.0}, {"median", 2.0}, {"mean", 2.5}};
@@ -86,7 +98,8 @@ TEST(WorkerOutput, RejectsWhatIsNotARun) {
 TEST(WorkerOutput, AFailedWorkerRunCarriesTheReason) {
     const DeviceSpec& h100 = *DeviceDatabase::embedded().find("h100-sxm");
     const LaunchPlan plan = test::planFor("awq_gemm", "", "M=16,N=4096,K=4096", h100);
-    const tilescope::Run run = failedWorkerRun(plan, builtinKernels().find("awq_gemm")->parameters(), "the worker crashed after 1 of 4 runs");
+    const tilescope::Run run =
+        failedWorkerRun(plan, builtinKernels().find("awq_gemm")->parameters(), "the worker crashed after 1 of 4 runs");
     ASSERT_TRUE(run.gpu);
     EXPECT_FALSE(run.gpu->launch.ok());
     EXPECT_EQ(run.gpu->launch.errorName, kWorkerFailedName);

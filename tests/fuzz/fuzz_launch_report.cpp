@@ -17,11 +17,11 @@ void planEach(const tilescope::LaunchReport& report) {
     const auto& device = tilescope::DeviceDatabase::embedded().defaultDevice();
     for (const auto& launch : report.launches) {
         tilescope::Shape shape = tilescope::Shape::defaults(parameters);
-        const std::int64_t values[] = {launch.grid ? launch.grid->x : 1,  launch.grid ? launch.grid->y : 1,
-                                       launch.grid ? launch.grid->z : 1,  launch.block ? launch.block->x : 256,
+        const std::int64_t values[] = {launch.grid ? launch.grid->x : 1,   launch.grid ? launch.grid->y : 1,
+                                       launch.grid ? launch.grid->z : 1,   launch.block ? launch.block->x : 256,
                                        launch.block ? launch.block->y : 1, launch.block ? launch.block->z : 1,
-                                       launch.registers.value_or(32),     launch.staticSmem.value_or(0),
-                                       launch.dynamicSmem.value_or(0),    0};
+                                       launch.registers.value_or(32),      launch.staticSmem.value_or(0),
+                                       launch.dynamicSmem.value_or(0),     0};
         bool inRange = true;
         for (int p = 0; p < static_cast<int>(parameters.size()); ++p) {
             shape[p] = values[p];

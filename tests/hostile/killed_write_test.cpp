@@ -106,8 +106,7 @@ int attempt(const fs::path& dir, std::int64_t records) {
     if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) return 0;
     const std::string after = readAll(target);
     if (after != before) {
-        std::cerr << "FAIL: the old trace changed after the writer was killed at " << seen << " of " << fullSize
-                  << " bytes\n";
+        std::cerr << "FAIL: the old trace changed after the writer was killed at " << seen << " of " << fullSize << " bytes\n";
         return -1;
     }
     auto parsed = readTraceFile(target.string(), builtinKernels());
@@ -115,8 +114,8 @@ int attempt(const fs::path& dir, std::int64_t records) {
         std::cerr << "FAIL: the old trace no longer parses as before\n";
         return -1;
     }
-    std::cout << "killed the writer at " << seen << " of " << fullSize << " bytes; the old trace ("
-              << before.size() << " bytes) is unchanged and parses\n";
+    std::cout << "killed the writer at " << seen << " of " << fullSize << " bytes; the old trace (" << before.size()
+              << " bytes) is unchanged and parses\n";
     return 1;
 }
 

@@ -25,16 +25,13 @@ struct Geometry {
 std::vector<Geometry> geometries() {
     std::vector<Geometry> list;
     for (int rows : {32, 48, 64, 128}) {
-        for (int bucket : {32, 64, 96, 128, 192, 256})
-            list.push_back({rows, bucket / 8, attention::logAtomFor(bucket)});
+        for (int bucket : {32, 64, 96, 128, 192, 256}) list.push_back({rows, bucket / 8, attention::logAtomFor(bucket)});
         for (int dim = 16; dim <= 1024; dim += 16) list.push_back({rows, dim / 8, 1});
     }
     return list;
 }
 
-int atomChunks(int logAtom) {
-    return 1 << logAtom;
-}
+int atomChunks(int logAtom) { return 1 << logAtom; }
 
 TEST(AttentionSwizzle, AtomWidthPerBucket) {
     EXPECT_EQ(attention::logAtomFor(32), 2);
@@ -118,8 +115,7 @@ TEST(AttentionSwizzle, CopiesCoverTheTileOnceInWholeLines) {
 TEST(AttentionSwizzle, LaneOffsetsPlusBlockOffsetsEqualTheSwizzle) {
     for (const Geometry& g : geometries())
         for (int lane = 0; lane < 32; ++lane)
-            for (RowChunk l :
-                 {attention::ldmatrixA(lane), attention::ldmatrixBFromRows(lane), attention::ldmatrixBTrans(lane)})
+            for (RowChunk l : {attention::ldmatrixA(lane), attention::ldmatrixBFromRows(lane), attention::ldmatrixBTrans(lane)})
                 for (int row0 = 0; row0 + 16 <= g.rows; row0 += 16)
                     for (int chunk0 = 0; chunk0 < g.chunks; chunk0 += 2) {
                         const int inAtom = chunk0 & (atomChunks(g.logAtom) - 1);
@@ -140,9 +136,7 @@ struct Pair {
     int lo, hi;
     bool operator==(const Pair& o) const { return lo == o.lo && hi == o.hi; }
 };
-int id(int row, int col) {
-    return row * 4096 + col;
-}
+int id(int row, int col) { return row * 4096 + col; }
 
 class SwizzledTile {
 public:
@@ -169,8 +163,7 @@ public:
                     const int* row = chunk(rowChunk[j][lane / 4]);
                     regs[lane][j] = {row[2 * (lane % 4)], row[2 * (lane % 4) + 1]};
                 } else {
-                    regs[lane][j] = {chunk(rowChunk[j][2 * (lane % 4)])[lane / 4],
-                                     chunk(rowChunk[j][2 * (lane % 4) + 1])[lane / 4]};
+                    regs[lane][j] = {chunk(rowChunk[j][2 * (lane % 4)])[lane / 4], chunk(rowChunk[j][2 * (lane % 4) + 1])[lane / 4]};
                 }
             }
         return regs;
@@ -202,15 +195,13 @@ TEST(AttentionSwizzle, LdmatrixGivesTheMmaFragments) {
                     // tile row0, then the same for key tile row0 + 8.
                     for (int j = 0; j < 4; ++j) {
                         const int key = row0 + gr + 8 * (j >> 1), dim = col0 + 2 * t + 8 * (j & 1);
-                        ASSERT_EQ(k[lane][j], (Pair{id(key, dim), id(key, dim + 1)}))
-                            << "K lane " << lane << " reg " << j;
+                        ASSERT_EQ(k[lane][j], (Pair{id(key, dim), id(key, dim + 1)})) << "K lane " << lane << " reg " << j;
                     }
                     // B from V rows, transposed (k = key, n = value column): b0 (keys 2t, 2t + 1;
                     // column g), b1 (keys 2t + 8, +9), for columns col0.. then col0 + 8..
                     for (int j = 0; j < 4; ++j) {
                         const int key = row0 + 2 * t + 8 * (j & 1), col = col0 + gr + 8 * (j >> 1);
-                        ASSERT_EQ(v[lane][j], (Pair{id(key, col), id(key + 1, col)}))
-                            << "V lane " << lane << " reg " << j;
+                        ASSERT_EQ(v[lane][j], (Pair{id(key, col), id(key + 1, col)})) << "V lane " << lane << " reg " << j;
                     }
                 }
             }
@@ -225,18 +216,15 @@ TEST(AttentionSwizzle, OnlyDiagonalAndRaggedTilesAreMasked) {
                 for (int blockM : {64, 128})
                     for (int blockN : {32, 64, 128})
                         for (int row0 = 0; row0 < seqlenQ; row0 += blockM) {
-                            const long long tiles =
-                                attention::keyTilesForBlock(row0, blockM, blockN, seqlenQ, seqlenK, causal);
+                            const long long tiles = attention::keyTilesForBlock(row0, blockM, blockN, seqlenQ, seqlenK, causal);
                             for (long long tile = 0; tile < tiles; ++tile) {
                                 const long long key0 = tile * blockN;
                                 bool anyHidden = false;
                                 for (int row = row0; row < row0 + blockM && row < seqlenQ; ++row)
                                     for (long long key = key0; key < key0 + blockN; ++key)
-                                        if (key >= seqlenK ||
-                                            key > attention::lastVisibleKey(row, seqlenQ, seqlenK, causal))
+                                        if (key >= seqlenK || key > attention::lastVisibleKey(row, seqlenQ, seqlenK, causal))
                                             anyHidden = true;
-                                const bool masked =
-                                    attention::tileNeedsMask(row0, key0, blockN, seqlenQ, seqlenK, causal);
+                                const bool masked = attention::tileNeedsMask(row0, key0, blockN, seqlenQ, seqlenK, causal);
                                 if (anyHidden) {
                                     ASSERT_TRUE(masked) << seqlenQ << " " << seqlenK << " " << row0 << " " << key0;
                                 }

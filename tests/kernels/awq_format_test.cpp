@@ -9,8 +9,8 @@ namespace tilescope::awq {
 namespace {
 
 TEST(AwqFormat, GemmNibbleOrderIsUpstreamsOrderAndItsInverse) {
-    const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};    // KERNELS.md: nibble i holds column ORDER[i]
-    const int unpack[8] = {0, 4, 1, 5, 2, 6, 3, 7};   // and is unpacked with this
+    const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};   // KERNELS.md: nibble i holds column ORDER[i]
+    const int unpack[8] = {0, 4, 1, 5, 2, 6, 3, 7};  // and is unpacked with this
     for (int i = 0; i < 8; ++i) {
         EXPECT_EQ(gemmColumnOfNibble(i), order[i]) << i;
         EXPECT_EQ(gemmNibbleOfColumn(i), unpack[i]) << i;
@@ -27,12 +27,12 @@ TEST(AwqFormat, NibbleExtraction) {
 }
 
 TEST(AwqFormat, GemvZerosWidthPadsPerGroupSize) {
-    EXPECT_EQ(gemvZerosWidth(4096, 128), 4);   // 32 groups -> 4 words
-    EXPECT_EQ(gemvZerosWidth(4096, 64), 8);    // 64 groups -> 8 words (multiple of 2)
-    EXPECT_EQ(gemvZerosWidth(4160, 64), 10);   // 65 groups -> 9 words -> padded to 10
-    EXPECT_EQ(gemvZerosWidth(4096, 32), 16);   // 128 groups -> 16 words (multiple of 4)
-    EXPECT_EQ(gemvZerosWidth(96, 32), 4);      // 3 groups -> 1 word -> padded to 4
-    EXPECT_EQ(gemvZerosWidth(11008, 128), 11); // 86 groups -> 11 words
+    EXPECT_EQ(gemvZerosWidth(4096, 128), 4);    // 32 groups -> 4 words
+    EXPECT_EQ(gemvZerosWidth(4096, 64), 8);     // 64 groups -> 8 words (multiple of 2)
+    EXPECT_EQ(gemvZerosWidth(4160, 64), 10);    // 65 groups -> 9 words -> padded to 10
+    EXPECT_EQ(gemvZerosWidth(4096, 32), 16);    // 128 groups -> 16 words (multiple of 4)
+    EXPECT_EQ(gemvZerosWidth(96, 32), 4);       // 3 groups -> 1 word -> padded to 4
+    EXPECT_EQ(gemvZerosWidth(11008, 128), 11);  // 86 groups -> 11 words
 }
 
 TEST(AwqFormat, FastOffsetsArePermutationsOfA32Chunk) {
@@ -92,7 +92,7 @@ TEST(Float16, HalfRoundTripsEveryFiniteValue) {
     }
     EXPECT_EQ(floatToHalfBits(1.0f), 0x3c00u);
     EXPECT_EQ(floatToHalfBits(65504.0f), 0x7bffu);
-    EXPECT_EQ(floatToHalfBits(1e6f), 0x7c00u);                 // overflow -> inf
+    EXPECT_EQ(floatToHalfBits(1e6f), 0x7c00u);                   // overflow -> inf
     EXPECT_EQ(floatToHalfBits(1.0f + 1.0f / 4096.0f), 0x3c00u);  // ties to even
     EXPECT_FLOAT_EQ(halfBitsToFloat(0x0001u), 5.9604645e-8f);    // smallest subnormal
 }

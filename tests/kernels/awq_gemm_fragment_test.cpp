@@ -50,12 +50,15 @@ TEST(AwqGemmFragments, EveryBRegisterHoldsItsDequantisedWeight) {
                     const std::int64_t wordColumn = warpWord0 + lg, group = kb / g;
                     unsigned b[4];
                     for (int r = 0; r < 4; ++r)
-                        b[r] = static_cast<unsigned>(packed.qweight[static_cast<std::size_t>((kb + gemmBRowOfRegister(lt, r)) * words + wordColumn)]);
+                        b[r] = static_cast<unsigned>(
+                            packed.qweight[static_cast<std::size_t>((kb + gemmBRowOfRegister(lt, r)) * words + wordColumn)]);
                     const int nibble = gemmNibbleOfColumn(j);
-                    const int z = nibbleAt(static_cast<unsigned>(packed.qzeros[static_cast<std::size_t>(group * words + wordColumn)]), nibble);
+                    const int z =
+                        nibbleAt(static_cast<unsigned>(packed.qzeros[static_cast<std::size_t>(group * words + wordColumn)]), nibble);
                     const float s = halfBitsToFloat(packed.scales[static_cast<std::size_t>(group * n + wordColumn * 8 + j)]);
                     for (int reg = 0; reg < 2; ++reg) {
-                        const unsigned pair = nibble < 4 ? pairLowNibbles(b[2 * reg], b[2 * reg + 1]) : pairHighNibbles(b[2 * reg], b[2 * reg + 1]);
+                        const unsigned pair =
+                            nibble < 4 ? pairLowNibbles(b[2 * reg], b[2 * reg + 1]) : pairHighNibbles(b[2 * reg], b[2 * reg + 1]);
                         const unsigned h = magicHalves(pair, nibble % 4);
                         for (int half = 0; half < 2; ++half) {
                             const float q = lane(h, half) - lane(magicZero(z), half);  // hsub2: exact
@@ -134,7 +137,8 @@ TEST(AwqGemmFragments, ShiftFreeBRegistersHoldTheirDequantisedWeights) {
                     const std::int64_t wordColumn = warpWord0 + lg, group = kb / g;
                     unsigned b[4];
                     for (int r = 0; r < 4; ++r)
-                        b[r] = static_cast<unsigned>(packed.qweight[static_cast<std::size_t>((kb + gemmBRowOfRegister(lt, r)) * words + wordColumn)]);
+                        b[r] = static_cast<unsigned>(
+                            packed.qweight[static_cast<std::size_t>((kb + gemmBRowOfRegister(lt, r)) * words + wordColumn)]);
                     const unsigned zeros = static_cast<unsigned>(packed.qzeros[static_cast<std::size_t>(group * words + wordColumn)]);
                     const unsigned zero2 = gemmMagicPair(zeros, zeros, nibble);
                     const float s = halfBitsToFloat(packed.scales[static_cast<std::size_t>(group * n + wordColumn * 8 + j)]);
@@ -181,7 +185,8 @@ TEST(AwqGemmFragments, SwizzledARingFeedsLdmatrixTheMmaFragment) {
         std::vector<int> smem(static_cast<std::size_t>(16 * warpK), -1);  // holds row * 1000 + k
         for (int idx = 0; idx < 16 * chunksPerRow; ++idx) {
             const int r = idx / chunksPerRow, c = idx % chunksPerRow;
-            for (int e = 0; e < 8; ++e) smem[static_cast<std::size_t>(r * warpK + swizzleChunk(r, c, chunksPerRow) * 8 + e)] = r * 1000 + c * 8 + e;
+            for (int e = 0; e < 8; ++e)
+                smem[static_cast<std::size_t>(r * warpK + swizzleChunk(r, c, chunksPerRow) * 8 + e)] = r * 1000 + c * 8 + e;
         }
         for (int v : smem) EXPECT_GE(v, 0);
         for (int step = 0; step < chunksPerRow / 2; ++step) {

@@ -121,7 +121,8 @@ std::vector<float> modelGemv(const GemvProblem& problem) {
                     const int zeroWord = zeroWords == 1 ? 0 : j / 2, zeroByte = zeroWords == 1 ? j : 2 * (j % 2);
                     const unsigned zeroBytes =
                         (static_cast<unsigned>(packed.qzeros[static_cast<std::size_t>(n * zw + s * zeroWords + zeroWord)]) >>
-                         (4 * laneGroup)) & 0x0f0f0f0fu;
+                         (4 * laneGroup)) &
+                        0x0f0f0f0fu;
                     const unsigned z = (zeroBytes >> (8 * zeroByte)) & 0xffu;
                     const int group = word / wordsPerGroup;  // what the selection must have found
                     EXPECT_EQ(sc, w.scales[static_cast<std::size_t>(n * w.groups() + group)]) << n << " " << word;
@@ -167,13 +168,14 @@ std::vector<float> modelGemvFast(const GemvProblem& problem) {
                         unsigned dot = 0u;
                         for (int v = 0; v < 4; ++v)
                             for (int j = 0; j < 4; ++j) {
-                                const unsigned word = static_cast<std::uint16_t>(packed.qweight[static_cast<std::size_t>(element + 2 * j)]) |
-                                                      (static_cast<unsigned>(static_cast<std::uint16_t>(
-                                                           packed.qweight[static_cast<std::size_t>(element + 2 * j + 1)]))
-                                                       << 16);
+                                const unsigned word =
+                                    static_cast<std::uint16_t>(packed.qweight[static_cast<std::size_t>(element + 2 * j)]) |
+                                    (static_cast<unsigned>(
+                                         static_cast<std::uint16_t>(packed.qweight[static_cast<std::size_t>(element + 2 * j + 1)]))
+                                     << 16);
                                 const unsigned magic = fastPairMagic(word, v);
-                                const unsigned q = v % 2 == 0 ? fma2(magic, kHalf2One, kHalf2Minus1024)
-                                                              : fma2(magic, kHalf2Sixteenth, kHalf2Minus64);
+                                const unsigned q =
+                                    v % 2 == 0 ? fma2(magic, kHalf2One, kHalf2Minus1024) : fma2(magic, kHalf2Sixteenth, kHalf2Minus64);
                                 const unsigned wq = fma2(q, pack(s, s), pack(sz, sz));
                                 const std::size_t xi = static_cast<std::size_t>(b * k + kc + 2 * fastPairActivation(j, v));
                                 dot = fma2(wq, pack(x[xi], x[xi + 1]), dot);
@@ -218,9 +220,8 @@ TEST(AwqGemvKernelModel, GemvMatchesTheReferenceAtOddShapes) {
 
 TEST(AwqGemvKernelModel, GemvFastMatchesTheReferenceAtOddShapes) {
     const Case cases[] = {
-        {1, 16, 4096, 128}, {4, 8, 14336, 128}, {7, 16, 4096, 128},
-        {3, 8, 64, 128},    // one 64-k block: 8 of 256 threads work
-        {2, 24, 4160, 128}, // K % 2048 != 0 and a last group of 64
+        {1, 16, 4096, 128}, {4, 8, 14336, 128}, {7, 16, 4096, 128}, {3, 8, 64, 128},  // one 64-k block: 8 of 256 threads work
+        {2, 24, 4160, 128},                                                           // K % 2048 != 0 and a last group of 64
     };
     for (const Case& c : cases) {
         const GemvProblem p = randomGemvProblem(c.m, c.n, c.k, c.g, 11 + static_cast<std::uint64_t>(c.k));

@@ -98,7 +98,8 @@ TEST(DeviceRegistry, EveryVariantsPlannedKernelsResolveOnEveryDevice) {
             for (const Shape& shape : shapes)
                 for (const DeviceSpec& device : DeviceDatabase::embedded().devices()) {
                     const LaunchPlan plan = family->plan(variant, shape, device, PlanDetail::Full);
-                    const std::string where = std::string(family->name()) + " " + family->variants()[static_cast<std::size_t>(variant)].name + " " +
+                    const std::string where = std::string(family->name()) + " " +
+                                              family->variants()[static_cast<std::size_t>(variant)].name + " " +
                                               formatShape(shape, parameters) + " on " + device.id;
                     if (!plan.kernelSymbol.empty()) check(plan.kernelSymbol, where);
                     for (const ExtraLaunch& extra : plan.extraLaunches) {

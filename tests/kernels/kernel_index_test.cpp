@@ -264,11 +264,11 @@ TEST(BucketIndex, ColumnStripsCoverEveryTileOnceAndEvenly) {
         EXPECT_EQ(next, columnTiles);
         EXPECT_LE(widest - narrowest, 1) << columnTiles;
     }
-    EXPECT_EQ(bucket::columnStrip(0, 152, 896).count, 6);    // 896 = 5 * 152 + 136
+    EXPECT_EQ(bucket::columnStrip(0, 152, 896).count, 6);  // 896 = 5 * 152 + 136
     EXPECT_EQ(bucket::columnStrip(135, 152, 896).count, 6);
     EXPECT_EQ(bucket::columnStrip(136, 152, 896).count, 5);
     EXPECT_EQ(bucket::columnStrip(136, 152, 896).first, 136 * 6);
-    EXPECT_EQ(bucket::columnStrip(151, 152, 32).count, 0);   // N = 256: CTAs past tile 31 idle
+    EXPECT_EQ(bucket::columnStrip(151, 152, 32).count, 0);  // N = 256: CTAs past tile 31 idle
 }
 
 // Launcher3 geometry per cell at N = 7168: 112 tiles for every cell >= 32.
@@ -314,10 +314,10 @@ TEST(BucketIndex, TileRasterIsABijection) {
 TEST(AttentionIndex, CausalKeyTiles) {
     using attention::keyTilesForBlock;
     EXPECT_EQ(keyTilesForBlock(0, 128, 64, 1024, 1024, false), 16);
-    EXPECT_EQ(keyTilesForBlock(0, 128, 64, 1024, 1024, true), 2);      // rows 0..127 see keys 0..127
+    EXPECT_EQ(keyTilesForBlock(0, 128, 64, 1024, 1024, true), 2);  // rows 0..127 see keys 0..127
     EXPECT_EQ(keyTilesForBlock(896, 128, 64, 1024, 1024, true), 16);
-    EXPECT_EQ(keyTilesForBlock(0, 64, 64, 100, 1000, true), 16);       // bottom-right: row 63 sees keys 0..963
-    EXPECT_EQ(keyTilesForBlock(0, 64, 64, 1000, 100, true), 0);        // rows 0..63 see no key
+    EXPECT_EQ(keyTilesForBlock(0, 64, 64, 100, 1000, true), 16);  // bottom-right: row 63 sees keys 0..963
+    EXPECT_EQ(keyTilesForBlock(0, 64, 64, 1000, 100, true), 0);   // rows 0..63 see no key
     EXPECT_EQ(keyTilesForBlock(0, 64, 64, 50, 50, false), 1);
     EXPECT_EQ(attention::lastVisibleKey(5, 10, 10, true), 5);
     EXPECT_EQ(attention::lastVisibleKey(5, 10, 10, false), 9);

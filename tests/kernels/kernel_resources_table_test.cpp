@@ -64,17 +64,17 @@ TEST(KernelResourceTable, EntriesAreCompilerFigures) {
 // shapes that reach every symbol.
 TEST(KernelResourceTable, StaticSmemEqualsThePlannersClaim) {
     const std::vector<std::pair<std::string, std::vector<std::string>>> shapes = {
-        {"awq_gemv", {"M=1,N=4096,K=4096,group_size=128", "M=1,N=4096,K=4096,group_size=64", "M=2", "M=3", "M=4", "M=5",
-                      "M=6", "M=7"}},
+        {"awq_gemv", {"M=1,N=4096,K=4096,group_size=128", "M=1,N=4096,K=4096,group_size=64", "M=2", "M=3", "M=4", "M=5", "M=6", "M=7"}},
         {"awq_gemm", {"M=16,N=4096", "M=16,N=4160,group_size=64", "M=1", "M=48", "M=100", "M=160", "M=1000"}},
-        {"attention", {"head_dim=32,head_dim_v=32", "head_dim=64,head_dim_v=64", "head_dim=96,head_dim_v=96",
-                       "head_dim=128,head_dim_v=128", "head_dim=128,head_dim_v=128,causal=1", "head_dim=192,head_dim_v=192",
-                       "head_dim=256,head_dim_v=256", "head_dim=64,head_dim_v=64", "head_dim=200,head_dim_v=200",
-                       // d96 causal on sm_86/sm_89 takes 64x64 (run_mha_fwd_hdim96); decode splits the K/V (split-KV)
-                       "head_dim=96,head_dim_v=96,causal=1,seqlen_q=512",
-                       "seqlen_q=1,seqlen_k=32768,head_dim=32,head_dim_v=32", "seqlen_q=1,seqlen_k=32768,head_dim=64,head_dim_v=64",
-                       "seqlen_q=1,seqlen_k=32768,head_dim=96,head_dim_v=96", "seqlen_q=1,seqlen_k=32768,head_dim=128,head_dim_v=128",
-                       "seqlen_q=1,seqlen_k=32768,head_dim=192,head_dim_v=192", "seqlen_q=1,seqlen_k=32768,head_dim=256,head_dim_v=256"}},
+        {"attention",
+         {"head_dim=32,head_dim_v=32", "head_dim=64,head_dim_v=64", "head_dim=96,head_dim_v=96", "head_dim=128,head_dim_v=128",
+          "head_dim=128,head_dim_v=128,causal=1", "head_dim=192,head_dim_v=192", "head_dim=256,head_dim_v=256", "head_dim=64,head_dim_v=64",
+          "head_dim=200,head_dim_v=200",
+          // d96 causal on sm_86/sm_89 takes 64x64 (run_mha_fwd_hdim96); decode splits the K/V (split-KV)
+          "head_dim=96,head_dim_v=96,causal=1,seqlen_q=512", "seqlen_q=1,seqlen_k=32768,head_dim=32,head_dim_v=32",
+          "seqlen_q=1,seqlen_k=32768,head_dim=64,head_dim_v=64", "seqlen_q=1,seqlen_k=32768,head_dim=96,head_dim_v=96",
+          "seqlen_q=1,seqlen_k=32768,head_dim=128,head_dim_v=128", "seqlen_q=1,seqlen_k=32768,head_dim=192,head_dim_v=192",
+          "seqlen_q=1,seqlen_k=32768,head_dim=256,head_dim_v=256"}},
         {"gemm_bucket", {"M=8", "M=32", "M=64", "M=128", "M=256", "M=512"}},
     };
     std::set<std::string> reached;

@@ -43,8 +43,7 @@ TEST(Packer, QuantisationErrorIsAtMostHalfAStep) {
     for (std::int64_t row = 0; row < n; ++row)
         for (std::int64_t c = 0; c < k; ++c) {
             const double scale = halfBitsToFloat(w.scales[static_cast<std::size_t>(row * w.groups() + c / g)]);
-            EXPECT_LE(std::abs(w.weight(row, c) - original[static_cast<std::size_t>(row * k + c)]), 0.5 * scale + 1e-6)
-                << row << "," << c;
+            EXPECT_LE(std::abs(w.weight(row, c) - original[static_cast<std::size_t>(row * k + c)]), 0.5 * scale + 1e-6) << row << "," << c;
         }
 }
 

@@ -78,8 +78,7 @@ private slots:
         const QStringList labels = page->splitLabelTexts();
         QVERIFY(!labels.isEmpty());
         QVERIFY2(labels.contains(QStringLiteral("1")), qPrintable(labels.join(QLatin1Char(' '))));
-        for (const SplitRegionLabel& region : result->splitLabels)
-            QCOMPARE(map.cell(region.ix, region.iy).splits, region.splits);
+        for (const SplitRegionLabel& region : result->splitLabels) QCOMPARE(map.cell(region.ix, region.iy).splits, region.splits);
         QVERIFY2(page->legendText().contains(QStringLiteral("split count")), qPrintable(page->legendText()));
         QVERIFY2(page->cellDescription(15, 0).contains(QStringLiteral("num_splits 8")), qPrintable(page->cellDescription(15, 0)));
 
@@ -136,7 +135,8 @@ private slots:
         QCOMPARE(model.index(0, RunModel::Smem).data().toString(), QStringLiteral("81920 + 160"));
         QCOMPARE(model.index(0, RunModel::Grid).data(RunModel::SortRole).toLongLong(), 224LL);
         const QString tip = model.index(0, RunModel::Grid).data(Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QStringLiteral("flash_fwd_splitkv_d128_m64n128w4")) && tip.contains(QStringLiteral("then combine flash_fwd_splitkv_combine_m4")),
+        QVERIFY2(tip.contains(QStringLiteral("flash_fwd_splitkv_d128_m64n128w4")) &&
+                     tip.contains(QStringLiteral("then combine flash_fwd_splitkv_combine_m4")),
                  qPrintable(tip));
     }
 };

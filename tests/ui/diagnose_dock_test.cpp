@@ -44,9 +44,7 @@ QString readText(const char* relative) {
 QString family(MainWindow& window) { return toQString(window.state()->kernel().family->name()); }
 QString variant(MainWindow& window) { return toQString(window.state()->kernel().variantName()); }
 QString device(MainWindow& window) { return QString::fromStdString(window.state()->device().id); }
-QString shape(MainWindow& window) {
-    return QString::fromStdString(formatShape(window.state()->shape(), window.state()->parameters()));
-}
+QString shape(MainWindow& window) { return QString::fromStdString(formatShape(window.state()->shape(), window.state()->parameters())); }
 QString boundaryXName(MainWindow& window) {
     const SweepAxis& x = window.boundaryPage()->xAxis();
     return toQString(window.state()->parameters()[static_cast<std::size_t>(x.parameter)].name);
@@ -208,7 +206,9 @@ private slots:
         const int cause = *model->finding(consequence)->consequenceOf;
         QCOMPARE(model->data(model->index(consequence, DiagnosisModel::Number)).toString(),
                  QStringLiteral("%1 ← %2").arg(consequence + 1).arg(cause + 1));
-        QVERIFY(model->data(model->index(consequence, DiagnosisModel::Fix)).toString().contains(QStringLiteral("consequence of finding %1").arg(cause + 1)));
+        QVERIFY(model->data(model->index(consequence, DiagnosisModel::Fix))
+                    .toString()
+                    .contains(QStringLiteral("consequence of finding %1").arg(cause + 1)));
         // A finding that names no kernel has no button and says why.
         for (int r = 0; r < model->rowCount(); ++r) {
             auto* button = dock->findingsView()->findChild<QPushButton*>(QStringLiteral("openBoundaryMap_%1").arg(r));
@@ -239,7 +239,8 @@ private slots:
         dock->findingsView()->selectRow(row);
         auto* details = dock->findChild<QTextBrowser*>(QStringLiteral("diagnoseDetails"));
         QVERIFY(details);
-        QVERIFY2(details->toPlainText().contains(QStringLiteral("implies: ") + sm89.join(QStringLiteral(", "))), qPrintable(details->toPlainText()));
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("implies: ") + sm89.join(QStringLiteral(", "))),
+                 qPrintable(details->toPlainText()));
     }
 
     void noSignatureEmptyAndBinarySaidInTheDock() {

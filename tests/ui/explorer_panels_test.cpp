@@ -208,7 +208,8 @@ void ExplorerPanelsTest::everyVariantOpensOnAMapWithABoundary() {
             // Both sides of a boundary in view: at least 5 % of the cells on each (GEMV's old M x N map had
             // one ok row in 128).
             const double okShare = static_cast<double>(ok) / static_cast<double>(map.cellCount());
-            QVERIFY2(okShare >= 0.05 && okShare <= 0.95, qPrintable(name + QStringLiteral(": %1 of %2 cells ok").arg(ok).arg(map.cellCount())));
+            QVERIFY2(okShare >= 0.05 && okShare <= 0.95,
+                     qPrintable(name + QStringLiteral(": %1 of %2 cells ok").arg(ok).arg(map.cellCount())));
         }
     }
 }
@@ -228,7 +229,10 @@ void ExplorerPanelsTest::plotLabelsFitAt1024By700() {
     for (PlotWidget* plot : window.occupancyPage()->findChildren<PlotWidget*>()) {
         plot->replot(QCustomPlot::rpImmediateRefresh);
         QVERIFY2(plot->legend->minimumOuterSizeHint().width() <= plot->width(),
-                 qPrintable(QStringLiteral("%1: legend needs %2 px of %3").arg(plot->objectName()).arg(plot->legend->minimumOuterSizeHint().width()).arg(plot->width())));
+                 qPrintable(QStringLiteral("%1: legend needs %2 px of %3")
+                                .arg(plot->objectName())
+                                .arg(plot->legend->minimumOuterSizeHint().width())
+                                .arg(plot->width())));
     }
     window.showPage(QStringLiteral("shared-memory"));
     QCoreApplication::processEvents();
@@ -253,7 +257,8 @@ void ExplorerPanelsTest::plotLabelsFitAt1024By700() {
         ++labels;
         const double left = text->position->pixelPosition().x();
         const int width = QFontMetrics(text->font()).horizontalAdvance(text->text());
-        QVERIFY2(left + width <= right + 1, qPrintable(QStringLiteral("'%1' ends at %2, the chart at %3").arg(text->text()).arg(left + width).arg(right)));
+        QVERIFY2(left + width <= right + 1,
+                 qPrintable(QStringLiteral("'%1' ends at %2, the chart at %3").arg(text->text()).arg(left + width).arg(right)));
     }
     QVERIFY(labels >= 13);
 }
@@ -294,7 +299,8 @@ void ExplorerPanelsTest::theDiagnoseDockAndATraceFitAt1024By700() {
     for (const char* page : {"runs", "timeline"}) {
         window.showPage(QString::fromLatin1(page));
         QCoreApplication::processEvents();
-        QVERIFY2(window.width() == 1024, qPrintable(QStringLiteral("%1 page: the window is %2 px wide").arg(QLatin1String(page)).arg(window.width())));
+        QVERIFY2(window.width() == 1024,
+                 qPrintable(QStringLiteral("%1 page: the window is %2 px wide").arg(QLatin1String(page)).arg(window.width())));
     }
 }
 

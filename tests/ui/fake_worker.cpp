@@ -29,7 +29,9 @@ nlohmann::ordered_json runJson(const tilescope::KernelChoice& kernel, const tile
     const DeviceSpec& device = DeviceDatabase::embedded().defaultDevice();
     LaunchPlan plan = planWithFix(kernel, shape, device, &DeviceDatabase::embedded());
     const auto& parameters = kernel.family->parameters();
-    nlohmann::ordered_json j{{"kernel", kernel.family->name()}, {"variant", kernel.variantName()}, {"device", "Fake GPU"},
+    nlohmann::ordered_json j{{"kernel", kernel.family->name()},
+                             {"variant", kernel.variantName()},
+                             {"device", "Fake GPU"},
                              {"shape", shapeToJson(shape, parameters)}};
     j["plan"] = planToJson(plan, parameters);
     j["launched"] = true;
@@ -40,11 +42,20 @@ nlohmann::ordered_json runJson(const tilescope::KernelChoice& kernel, const tile
     const std::int64_t start = 1'000'000 + index * 50'000;
     j["records"] = nlohmann::ordered_json::array();
     if (!cudaError)
-        j["records"].push_back({{"name", "fake_kernel<script>"}, {"start_ns", start}, {"end_ns", start + 20'000}, {"device", 0},
-                                {"stream", 7}, {"correlation_id", index + 1}, {"grid", {plan.grid.x, plan.grid.y, plan.grid.z}},
-                                {"block", {plan.block.x, plan.block.y, plan.block.z}}, {"external_id", index + 1},
-                                {"registers", nullptr}, {"static_smem", plan.staticSmem}, {"dynamic_smem", plan.dynamicSmem},
-                                {"local_memory_per_thread", 0}, {"shmem_limit_config", 0}});
+        j["records"].push_back({{"name", "fake_kernel<script>"},
+                                {"start_ns", start},
+                                {"end_ns", start + 20'000},
+                                {"device", 0},
+                                {"stream", 7},
+                                {"correlation_id", index + 1},
+                                {"grid", {plan.grid.x, plan.grid.y, plan.grid.z}},
+                                {"block", {plan.block.x, plan.block.y, plan.block.z}},
+                                {"external_id", index + 1},
+                                {"registers", nullptr},
+                                {"static_smem", plan.staticSmem},
+                                {"dynamic_smem", plan.dynamicSmem},
+                                {"local_memory_per_thread", 0},
+                                {"shmem_limit_config", 0}});
     j["check"] = nullptr;
     return j;
 }

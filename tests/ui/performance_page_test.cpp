@@ -40,7 +40,8 @@ bool openAndWait(MainWindow& window, const QString& path) {
 QList<QCPItemText*> cliffLabels(PlotWidget* plot) {
     QList<QCPItemText*> labels;
     for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->objectName() == QLatin1String("cliffLabel")) labels << text;
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->objectName() == QLatin1String("cliffLabel"))
+            labels << text;
     return labels;
 }
 
@@ -87,7 +88,8 @@ void PerformancePageTest::recordedH200Sweep() {
     PerformancePage* page = window.performancePage();
     QVERIFY(!page->isEmptyState());
     QVERIFY(page->sweepBox()->count() >= 2);
-    QVERIFY2(page->sweepBox()->currentText().startsWith(QStringLiteral("gemm_bucket / oproj along M")), qPrintable(page->sweepBox()->currentText()));
+    QVERIFY2(page->sweepBox()->currentText().startsWith(QStringLiteral("gemm_bucket / oproj along M")),
+             qPrintable(page->sweepBox()->currentText()));
     const PerformanceSeries& series = page->series();
     QCOMPARE(series.lines.size(), std::size_t{1});
     QCOMPARE(series.lines[0].points.size(), std::size_t{14});
@@ -127,11 +129,13 @@ void PerformancePageTest::recordedH200Sweep() {
     page->sweepBox()->setCurrentIndex(prefill);
     QCOMPARE(page->series().lines[0].points.size(), std::size_t{7});
     QCOMPARE(cliffLabels(plot).size(), 3);
-    for (QCPItemText* label : cliffLabels(plot)) QVERIFY2(!label->text().contains(QStringLiteral("unexplained")), qPrintable(label->text()));
+    for (QCPItemText* label : cliffLabels(plot))
+        QVERIFY2(!label->text().contains(QStringLiteral("unexplained")), qPrintable(label->text()));
 
     // The estimate re-planned on a device the user does not have.
     page->estimateBox()->setCurrentIndex(page->estimateBox()->findData(QStringLiteral("a100-80gb-sxm")));
-    QVERIFY2(page->rooflineLabel()->text().contains(QStringLiteral("Estimate (dashed): on a100-80gb-sxm, re-planned there")), qPrintable(page->rooflineLabel()->text()));
+    QVERIFY2(page->rooflineLabel()->text().contains(QStringLiteral("Estimate (dashed): on a100-80gb-sxm, re-planned there")),
+             qPrintable(page->rooflineLabel()->text()));
 }
 
 void PerformancePageTest::labelsInsideTheChartAt1024() {
@@ -151,7 +155,12 @@ void PerformancePageTest::labelsInsideTheChartAt1024() {
         const int width = QFontMetrics(label->font()).horizontalAdvance(label->text()) + 4;
         const double left = label->positionAlignment() & Qt::AlignRight ? anchor.x() - width : anchor.x();
         QVERIFY2(left >= rect.left() - 1 && left + width <= rect.right() + 1,
-                 qPrintable(QStringLiteral("'%1' spans %2..%3, the chart %4..%5").arg(label->text()).arg(left).arg(left + width).arg(rect.left()).arg(rect.right())));
+                 qPrintable(QStringLiteral("'%1' spans %2..%3, the chart %4..%5")
+                                .arg(label->text())
+                                .arg(left)
+                                .arg(left + width)
+                                .arg(rect.left())
+                                .arg(rect.right())));
         QVERIFY(anchor.y() >= rect.top() && anchor.y() < rect.bottom());
     }
 }
@@ -194,7 +203,8 @@ void PerformancePageTest::calibrationReplacesTheDatasheet() {
     const double datasheetPct = *window.performancePage()->series().lines[0].points[0].achieved.pctOfRoofline;
     window.calibrations()->add(h200Calibration());
     PerformancePage* page = window.performancePage();
-    QVERIFY2(page->rooflineLabel()->text().contains(QStringLiteral("NVIDIA H200: measured 2026-12-01")), qPrintable(page->rooflineLabel()->text()));
+    QVERIFY2(page->rooflineLabel()->text().contains(QStringLiteral("NVIDIA H200: measured 2026-12-01")),
+             qPrintable(page->rooflineLabel()->text()));
     QVERIFY(*page->series().lines[0].points[0].achieved.pctOfRoofline != datasheetPct);
     RunModel* model = window.runsPage()->model();
     for (int row = 0; row < model->rowCount(); ++row)

@@ -83,7 +83,8 @@ void ReportExporterTest::defaultFileNameDropsTheJsonEnding() {
     QVERIFY(state->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("gemm")));
     QVERIFY(state->setShapeText(QStringLiteral("M=16,N=4096,K=4096")));
     // No trace open: the kernel and the shape.
-    const QString untitled = ReportExporter::defaultFileName(*state, window.document()->trace(), window.document()->displayName(), QStringLiteral("pdf"));
+    const QString untitled =
+        ReportExporter::defaultFileName(*state, window.document()->trace(), window.document()->displayName(), QStringLiteral("pdf"));
     QVERIFY2(untitled.startsWith(QStringLiteral("awq_gemm-gemm-M16-N4096-K4096")), qPrintable(untitled));
     QVERIFY2(untitled.endsWith(QStringLiteral("-report.pdf")), qPrintable(untitled));
     window.document()->setTrace(openOrFail(kAlexnet), kAlexnet, false);
@@ -113,7 +114,7 @@ void ReportExporterTest::reportCoversTheExplorer() {
     QVERIFY(text.contains(QStringLiteral("id=\"boundary-map.png\"")));  // the Boundaries page's plot
     QVERIFY(text.contains(QStringLiteral("Boundary map on t4")));
     QCOMPARE(text.count(QStringLiteral("data:image/png;base64,")), 3);  // the map, the timeline, the kernel times
-    QVERIFY(text.contains(QStringLiteral("Trace summary")));  // and the trace as before
+    QVERIFY(text.contains(QStringLiteral("Trace summary")));            // and the trace as before
 
     const QString md = dir.filePath(QStringLiteral("report.md"));
     QVERIFY(window.exportReportTo(md));
@@ -150,7 +151,8 @@ void ReportExporterTest::pdfFillsPageOneAndWidensKernelNames() {
     failingExplorer(window);
     const Trace trace = openOrFail(kAlexnet);
     window.document()->setTrace(Trace(trace), kAlexnet, false);
-    ReportContent content = ReportExporter::contentFor(window.state(), window.boundaryPage(), window.document()->trace(), QStringLiteral("hta_alexnet_a100.json.gz"));
+    ReportContent content = ReportExporter::contentFor(window.state(), window.boundaryPage(), window.document()->trace(),
+                                                       QStringLiteral("hta_alexnet_a100.json.gz"));
     QVERIFY(content.explorer && content.explorer->map);
     content.tracePlots = ReportExporter::renderPlots(trace);
     QTemporaryDir dir;
@@ -181,15 +183,17 @@ void ReportExporterTest::pdfFillsPageOneAndWidensKernelNames() {
     QVERIFY(ReportExporter::exportReport(content, path));
     const QByteArray pdf = readAll(path);
     QVERIFY(pdf.startsWith("%PDF-"));
-    QCOMPARE(static_cast<int>(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page ") + pdf.count("/Type /Page/")),
-             document->pageCount());
+    QCOMPARE(
+        static_cast<int>(pdf.count("/Type /Page\n") + pdf.count("/Type /Page\r") + pdf.count("/Type /Page ") + pdf.count("/Type /Page/")),
+        document->pageCount());
 }
 
 void ReportExporterTest::pdfOfTheExplorerAloneIsOnePage() {
     // No trace: the title, the current shape and the map share one page.
     MainWindow window(false);
     failingExplorer(window);
-    const ReportContent content = ReportExporter::contentFor(window.state(), window.boundaryPage(), window.document()->trace(), window.document()->displayName());
+    const ReportContent content =
+        ReportExporter::contentFor(window.state(), window.boundaryPage(), window.document()->trace(), window.document()->displayName());
     QVERIFY(content.title.find("attention / fa2") != std::string::npos);
     QTemporaryDir dir;
     QPdfWriter writer(dir.filePath(QStringLiteral("x.pdf")));

@@ -107,8 +107,9 @@ void TraceWindowTest::opensEveryTrace() {
     QAbstractItemModelTester proxyTester(window.runsPage()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model->rowCount(), static_cast<int>(expected->runs.size() + expected->records.size()));
     for (int row = 0; row < static_cast<int>(expected->runs.size()); ++row)
-        QCOMPARE(model->index(row, RunModel::Kernel).data().toString(), QString::fromUtf8(expected->runs[static_cast<std::size_t>(row)].plan.family.data(),
-                                                                                           static_cast<qsizetype>(expected->runs[static_cast<std::size_t>(row)].plan.family.size())));
+        QCOMPARE(model->index(row, RunModel::Kernel).data().toString(),
+                 QString::fromUtf8(expected->runs[static_cast<std::size_t>(row)].plan.family.data(),
+                                   static_cast<qsizetype>(expected->runs[static_cast<std::size_t>(row)].plan.family.size())));
     for (std::size_t i = 0; i < expected->records.size(); i += 97)
         QCOMPARE(model->index(static_cast<int>(expected->runs.size() + i), RunModel::Kernel).data().toString(),
                  QString::fromStdString(expected->records[i].name));
