@@ -85,73 +85,47 @@ class AttentionRefuses : public testing::TestWithParam<test::RefusalRow> {};
 
 TEST_P(AttentionRefuses, WithUpstreamsMessageLimitAndFix) { test::expectRefusal("attention", GetParam()); }
 
+// One row per case, as a table (clang-format would put every field on its own line).
+// clang-format off
 INSTANTIATE_TEST_SUITE_P(
     Rows, AttentionRefuses,
     testing::Values(
         // No head_dim alone passes while head_dim_v stays 264 (FA2 needs them equal), so the fix moves
         // both together (core/fix_finder.cpp); no device helps.
-        test::RefusalRow{.name = "Fa2HeadDimAbove256",
-                         .variant = "fa2",
-                         .shape = "head_dim=264,head_dim_v=264",
+        test::RefusalRow{.name = "Fa2HeadDimAbove256", .variant = "fa2", .shape = "head_dim=264,head_dim_v=264",
                          .message = "FlashAttention forward only supports head dimension at most 256",
-                         .limit = "head_dim",
-                         .limitValue = 256,
-                         .actual = 264,
+                         .limit = "head_dim", .limitValue = 256, .actual = 264,
                          .fix = "nearest passing head_dim and head_dim_v: 256 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,"
                                 "head_dim=256,head_dim_v=256,causal=0,num_splits=0); or route head_dim > 256 to another backend "
                                 "(e.g. sm120_tile_search, or PyTorch SDPA)"},
-        test::RefusalRow{.name = "Fa2HeadDimMultipleOf8",
-                         .variant = "fa2",
-                         .shape = "head_dim=100,head_dim_v=100",
+        test::RefusalRow{.name = "Fa2HeadDimMultipleOf8", .variant = "fa2", .shape = "head_dim=100,head_dim_v=100",
                          .message = "query, key, value, and out_ must have a head_size that is a multiple of 8",
                          .limit = "head_dim % 8"},
         // The size check comes before the multiple-of-8 check.
-        test::RefusalRow{.name = "Fa2SizeBeforeMultipleOf8",
-                         .variant = "fa2",
-                         .shape = "head_dim=260,head_dim_v=260",
+        test::RefusalRow{.name = "Fa2SizeBeforeMultipleOf8", .variant = "fa2", .shape = "head_dim=260,head_dim_v=260",
                          .message = "FlashAttention forward only supports head dimension at most 256"},
-        test::RefusalRow{.name = "Fa2HeadDimVEqualsHeadDim",
-                         .variant = "fa2",
-                         .shape = "head_dim=128,head_dim_v=64",
+        test::RefusalRow{.name = "Fa2HeadDimVEqualsHeadDim", .variant = "fa2", .shape = "head_dim=128,head_dim_v=64",
                          .message = "FlashAttention-2 forward needs head_dim_v == head_dim (got 128 and 64)",
-                         .limit = "head_dim_v",
-                         .fixParameter = 5,
-                         .fixValue = 128},
+                         .limit = "head_dim_v", .fixParameter = 5, .fixValue = 128},
         // Batch and heads at most 65,535 (grid y and z); small tokens so that memory does not fail first.
-        test::RefusalRow{.name = "Fa2BatchOnGridY",
-                         .variant = "fa2",
-                         .shape = "batch=65536,seqlen_q=1,seqlen_k=1,heads=1",
-                         .verdict = Verdict::InvalidLaunch,
-                         .limit = "max_grid_dim_y",
-                         .actual = 65536,
-                         .fixParameter = 0,
-                         .fixValue = 65535},
-        test::RefusalRow{.name = "Fa2HeadsOnGridZ",
-                         .variant = "fa2",
-                         .shape = "batch=1,seqlen_q=1,seqlen_k=1,heads=65536",
-                         .verdict = Verdict::InvalidLaunch,
-                         .launchRejection = true,
-                         .limit = "max_grid_dim_z",
-                         .fixParameter = 3,
-                         .fixValue = 65535},
-        test::RefusalRow{.name = "Sm120MessageNamesSm89",
-                         .variant = "sm120_tile_search",
-                         .shape = "head_dim=512,head_dim_v=512",
-                         .verdict = Verdict::NoTileFits,
+        test::RefusalRow{.name = "Fa2BatchOnGridY", .variant = "fa2", .shape = "batch=65536,seqlen_q=1,seqlen_k=1,heads=1",
+                         .verdict = Verdict::InvalidLaunch, .limit = "max_grid_dim_y", .actual = 65536,
+                         .fixParameter = 0, .fixValue = 65535},
+        test::RefusalRow{.name = "Fa2HeadsOnGridZ", .variant = "fa2", .shape = "batch=1,seqlen_q=1,seqlen_k=1,heads=65536",
+                         .verdict = Verdict::InvalidLaunch, .launchRejection = true, .limit = "max_grid_dim_z",
+                         .fixParameter = 3, .fixValue = 65535},
+        test::RefusalRow{.name = "Sm120MessageNamesSm89", .variant = "sm120_tile_search",
+                         .shape = "head_dim=512,head_dim_v=512", .verdict = Verdict::NoTileFits,
                          .message = "(head_dim, head_dim_v)=(512, 512) exceeds SM89 shared-memory capacity (101376 bytes)",
                          .device = "rtx-4090"},
         // H100: 1024 needs 131,072 * 3 + 2,048 = 395,264.
-        test::RefusalRow{.name = "Sm120MessageNamesSm90",
-                         .variant = "sm120_tile_search",
-                         .shape = "head_dim=1024,head_dim_v=1024",
-                         .verdict = Verdict::NoTileFits,
+        test::RefusalRow{.name = "Sm120MessageNamesSm90", .variant = "sm120_tile_search",
+                         .shape = "head_dim=1024,head_dim_v=1024", .verdict = Verdict::NoTileFits,
                          .message = "(head_dim, head_dim_v)=(1024, 1024) exceeds SM90 shared-memory capacity (232448 bytes)"},
-        test::RefusalRow{.name = "Sm120PreAmpere",
-                         .variant = "sm120_tile_search",
-                         .shape = "head_dim=256,head_dim_v=256",
-                         .verdict = Verdict::UnsupportedDevice,
-                         .device = "t4"}),
+        test::RefusalRow{.name = "Sm120PreAmpere", .variant = "sm120_tile_search", .shape = "head_dim=256,head_dim_v=256",
+                         .verdict = Verdict::UnsupportedDevice, .device = "t4"}),
     test::rowName);
+// clang-format on
 
 TEST(AttentionFa2, OutOfMemoryAlongBatch) {
     // Per sequence: Q, K, V, O fp16 = 2048 * 32 * (128 + 256 + 128) * 2 = 67,108,864 B, plus the

@@ -62,73 +62,47 @@ class AwqGemmRefuses : public testing::TestWithParam<test::RefusalRow> {};
 
 TEST_P(AwqGemmRefuses, WithUpstreamsMessageLimitAndFix) { test::expectRefusal("awq_gemm", GetParam()); }
 
+// One row per case, as a table (clang-format would put every field on its own line).
+// clang-format off
 INSTANTIATE_TEST_SUITE_P(
     Rows, AwqGemmRefuses,
     testing::Values(
         // gemm: AutoAWQ's checks in its order.
-        test::RefusalRow{.name = "GemmCtaN",
-                         .variant = "gemm",
-                         .shape = "N=4100",
-                         .message = "OC is not multiple of cta_N = 64",
-                         .limit = "cta_N",
-                         .limitValue = 64,
-                         .actual = 4100,
-                         .fix = "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)"},
+        test::RefusalRow{.name = "GemmCtaN", .variant = "gemm", .shape = "N=4100",
+                         .message = "OC is not multiple of cta_N = 64", .limit = "cta_N", .limitValue = 64,
+                         .actual = 4100, .fix = "nearest passing N: 4096 (M=16,N=4096,K=4096,group_size=128)"},
         // 32 and 64 are both 16 away and both pass: the smaller wins.
-        test::RefusalRow{.name = "GemmGroupSizeMultipleOf32",
-                         .variant = "gemm",
-                         .shape = "group_size=48",
-                         .message = "Group size should be a multiple of 32",
-                         .limit = "group_size % 32",
+        test::RefusalRow{.name = "GemmGroupSizeMultipleOf32", .variant = "gemm", .shape = "group_size=48",
+                         .message = "Group size should be a multiple of 32", .limit = "group_size % 32",
                          .fix = "nearest passing group_size: 32 (M=16,N=4096,K=4096,group_size=32)"},
         // N=4160 = 65 x 64 passes cta_N but not N % 128; 4096 and 4224 are both 64 away.
-        test::RefusalRow{.name = "GemmNMultipleOfGroup",
-                         .variant = "gemm",
-                         .shape = "N=4160,group_size=128",
-                         .message = "OC is not multiple of Group size",
-                         .limit = "N % group_size",
-                         .fixParameter = 1,
+        test::RefusalRow{.name = "GemmNMultipleOfGroup", .variant = "gemm", .shape = "N=4160,group_size=128",
+                         .message = "OC is not multiple of Group size", .limit = "N % group_size", .fixParameter = 1,
                          .fixValue = 4096},
-        test::RefusalRow{.name = "GemmKMultipleOfGroup",
-                         .variant = "gemm",
-                         .shape = "K=4160,group_size=128",
+        test::RefusalRow{.name = "GemmKMultipleOfGroup", .variant = "gemm", .shape = "K=4160,group_size=128",
                          .message = "IC is not multiple of Group size (K=4160, group_size=128)",
                          .limit = "K % group_size"},
         // cta_N is checked first: N=100 fails cta_N although group 48 fails too.
-        test::RefusalRow{.name = "GemmCtaNBeforeGroupSize",
-                         .variant = "gemm",
-                         .shape = "N=100,group_size=48",
+        test::RefusalRow{.name = "GemmCtaNBeforeGroupSize", .variant = "gemm", .shape = "N=100,group_size=48",
                          .message = "OC is not multiple of cta_N = 64"},
         // M=0 or N=0: a zero grid.
-        test::RefusalRow{.name = "GemmZeroM",
-                         .variant = "gemm",
-                         .shape = "M=0",
-                         .verdict = Verdict::InvalidLaunch,
-                         .launchRejection = true,
-                         .limit = "min_grid_dim_x",
-                         .limitValue = 1,
-                         .actual = 0,
+        test::RefusalRow{.name = "GemmZeroM", .variant = "gemm", .shape = "M=0", .verdict = Verdict::InvalidLaunch,
+                         .launchRejection = true, .limit = "min_grid_dim_x", .limitValue = 1, .actual = 0,
                          .fix = "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128)"},
         test::RefusalRow{.name = "GemmZeroN", .variant = "gemm", .shape = "N=0", .verdict = Verdict::InvalidLaunch},
-        test::RefusalRow{.name = "LegacyOnlyThe128WideTile",
-                         .variant = "legacy_grid_y",
-                         .shape = "N=4160,group_size=64",
-                         .message = "OC is not multiple of cta_N = 128",
-                         .limitValue = 128},
+        test::RefusalRow{.name = "LegacyOnlyThe128WideTile", .variant = "legacy_grid_y", .shape = "N=4160,group_size=64",
+                         .message = "OC is not multiple of cta_N = 128", .limitValue = 128},
         // prefill: only AutoAWQ's WQLinear_GEMVFast asserts guard the shape (see OnlyGemvFastsAssertsGuardTheShape).
-        test::RefusalRow{.name = "PrefillNMultipleOf8",
-                         .variant = "prefill",
-                         .shape = "N=4100",
+        test::RefusalRow{.name = "PrefillNMultipleOf8", .variant = "prefill", .shape = "N=4100",
                          .message = "AssertionError (AutoAWQ gemv_fast.py: assert out_features % (32 // self.w_bit) == 0)",
                          .limit = "N % 8"},
-        test::RefusalRow{.name = "PrefillKMultipleOfGroup", .variant = "prefill", .shape = "K=4160", .limit = "K % group_size"},
-        test::RefusalRow{.name = "PrefillGroupSize128",
-                         .variant = "prefill",
-                         .shape = "group_size=64",
-                         .message = "the prefill GEMM kernel only supports group size 128 (got 64)",
-                         .fixParameter = 3,
+        test::RefusalRow{.name = "PrefillKMultipleOfGroup", .variant = "prefill", .shape = "K=4160",
+                         .limit = "K % group_size"},
+        test::RefusalRow{.name = "PrefillGroupSize128", .variant = "prefill", .shape = "group_size=64",
+                         .message = "the prefill GEMM kernel only supports group size 128 (got 64)", .fixParameter = 3,
                          .fixValue = 128}),
     test::rowName);
+// clang-format on
 
 TEST(AwqGemm, GridXOverflowAtAbsurdM) {
     // ceil(2^24/16) * 2^20/128 * 8 = 2^20 * 2^13 * 2^3 = 2^36 > 2^31 - 1.

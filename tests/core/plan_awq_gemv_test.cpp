@@ -40,82 +40,56 @@ TEST_P(AwqGemvRefuses, WithUpstreamsMessageLimitAndFix) {
         << "a Python check, not a runtime error";
 }
 
+// One row per case, as a table (clang-format would put every field on its own line).
+// clang-format off
 INSTANTIATE_TEST_SUITE_P(
     Rows, AwqGemvRefuses,
     testing::Values(
-        test::RefusalRow{.name = "GemvBatchAboveOne",
-                         .variant = "gemv",
-                         .shape = "M=8",
+        test::RefusalRow{.name = "GemvBatchAboveOne", .variant = "gemv", .shape = "M=8",
                          .message = "AWQ GEMV kernel only supports batch size 1 (got batch size 8); use a GEMM-packed "
                                     "checkpoint (quantization_config.version = \"gemm\")",
-                         .limit = "batch_size",
-                         .limitValue = 1,
-                         .actual = 8,
+                         .limit = "batch_size", .limitValue = 1, .actual = 8,
                          .fix = "nearest passing M: 1 (M=1,N=4096,K=4096,group_size=128); or use awq_gemm: a GEMM-packed "
                                 "checkpoint (quantization_config.version = \"gemm\") accepts any batch",
-                         .fixParameter = 0,
-                         .fixValue = 1},
+                         .fixParameter = 0, .fixValue = 1},
         test::RefusalRow{.name = "GemvBatchZero", .variant = "gemv", .shape = "M=0", .messageHas = "(got batch size 0)"},
         // The batch check comes before the group size.
-        test::RefusalRow{.name = "GemvBatchBeforeGroupSize", .variant = "gemv", .shape = "M=2,group_size=32", .limit = "batch_size"},
+        test::RefusalRow{.name = "GemvBatchBeforeGroupSize", .variant = "gemv", .shape = "M=2,group_size=32",
+                         .limit = "batch_size"},
         // 1..63 all fail, 64 is the first passing value above.
-        test::RefusalRow{.name = "GemvGroupSize32",
-                         .variant = "gemv",
-                         .shape = "group_size=32",
-                         .message = "Unsupported group size for gemv kernel.",
-                         .limit = "group_size",
-                         .actual = 32,
+        test::RefusalRow{.name = "GemvGroupSize32", .variant = "gemv", .shape = "group_size=32",
+                         .message = "Unsupported group size for gemv kernel.", .limit = "group_size", .actual = 32,
                          .fix = "nearest passing group_size: 64 (M=1,N=4096,K=4096,group_size=64)"},
         // 100: 64 is 36 below, 128 is 28 above.
-        test::RefusalRow{.name = "GemvGroupSize100", .variant = "gemv", .shape = "group_size=100", .fixParameter = 3, .fixValue = 128},
+        test::RefusalRow{.name = "GemvGroupSize100", .variant = "gemv", .shape = "group_size=100", .fixParameter = 3,
+                         .fixValue = 128},
         // 4000 = 125 x 32, 10 below.
-        test::RefusalRow{.name = "GemvKMultipleOf32",
-                         .variant = "gemv",
-                         .shape = "K=4010",
+        test::RefusalRow{.name = "GemvKMultipleOf32", .variant = "gemv", .shape = "K=4010",
                          .message = "K must be a multiple of 32 for the GEMV kernel's 16-byte loads (got K=4010)",
-                         .limit = "K % 32",
-                         .fix = "nearest passing K: 4000 (M=1,N=4096,K=4000,group_size=128)"},
+                         .limit = "K % 32", .fix = "nearest passing K: 4000 (M=1,N=4096,K=4000,group_size=128)"},
         // 4096 and 4100 are both 2 away: the smaller wins the tie.
-        test::RefusalRow{.name = "GemvNMultipleOf4",
-                         .variant = "gemv",
-                         .shape = "N=4098",
+        test::RefusalRow{.name = "GemvNMultipleOf4", .variant = "gemv", .shape = "N=4098",
                          .message = "N must be a multiple of 4, one warp per output channel (got N=4098)",
-                         .limit = "N % 4",
-                         .fix = "nearest passing N: 4096 (M=1,N=4096,K=4096,group_size=128)"},
-        test::RefusalRow{.name = "FastBatch8",
-                         .variant = "gemv_fast",
-                         .shape = "M=8",
-                         .message = "Unsupported batch size for gemv kernel.",
-                         .limit = "batch_size",
-                         .limitValue = 7,
+                         .limit = "N % 4", .fix = "nearest passing N: 4096 (M=1,N=4096,K=4096,group_size=128)"},
+        test::RefusalRow{.name = "FastBatch8", .variant = "gemv_fast", .shape = "M=8",
+                         .message = "Unsupported batch size for gemv kernel.", .limit = "batch_size", .limitValue = 7,
                          .actual = 8,
                          .fix = "nearest passing M: 7 (M=7,N=4096,K=4096,group_size=128); or use awq_gemm: upstream sends "
                                 "8 or more rows to a GEMM kernel (gemv_fast is chosen only for batch < 8 and one token)"},
-        test::RefusalRow{
-            .name = "FastBatchZero", .variant = "gemv_fast", .shape = "M=0", .message = "Unsupported batch size for gemv kernel."},
-        test::RefusalRow{.name = "FastGroupSize64",
-                         .variant = "gemv_fast",
-                         .shape = "group_size=64",
-                         .message = "Unsupported group size for gemv kernel.",
-                         .limit = "group_size",
-                         .limitValue = 128,
+        test::RefusalRow{.name = "FastBatchZero", .variant = "gemv_fast", .shape = "M=0",
+                         .message = "Unsupported batch size for gemv kernel."},
+        test::RefusalRow{.name = "FastGroupSize64", .variant = "gemv_fast", .shape = "group_size=64",
+                         .message = "Unsupported group size for gemv kernel.", .limit = "group_size", .limitValue = 128,
                          .fix = "nearest passing group_size: 128 (M=1,N=4096,K=4096,group_size=128)"},
         // 3968 and 4032 are both 32 away: the smaller wins.
-        test::RefusalRow{.name = "FastKMultipleOf64",
-                         .variant = "gemv_fast",
-                         .shape = "K=4000",
-                         .message = "K must be a multiple of 64 for the gemv_fast kernel (got K=4000)",
-                         .limit = "K % 64",
-                         .fixParameter = 2,
-                         .fixValue = 3968},
-        test::RefusalRow{.name = "FastNMultipleOf8",
-                         .variant = "gemv_fast",
-                         .shape = "N=4100",
-                         .message = "N must be a multiple of 8 for the gemv_fast kernel (got N=4100)",
-                         .limit = "N % 8",
-                         .fixParameter = 1,
-                         .fixValue = 4096}),
+        test::RefusalRow{.name = "FastKMultipleOf64", .variant = "gemv_fast", .shape = "K=4000",
+                         .message = "K must be a multiple of 64 for the gemv_fast kernel (got K=4000)", .limit = "K % 64",
+                         .fixParameter = 2, .fixValue = 3968},
+        test::RefusalRow{.name = "FastNMultipleOf8", .variant = "gemv_fast", .shape = "N=4100",
+                         .message = "N must be a multiple of 8 for the gemv_fast kernel (got N=4100)", .limit = "N % 8",
+                         .fixParameter = 1, .fixValue = 4096}),
     test::rowName);
+// clang-format on
 
 TEST(AwqGemv, GridYAbove65535IsInvalidLaunch) {
     // grid.y = N/4 = 262144/4 = 65,536 > max_grid_dim_y 65,535.

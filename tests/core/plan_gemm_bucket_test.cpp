@@ -22,41 +22,28 @@ TEST_P(GemmBucketRefuses, WithUpstreamsMessageLimitAndFix) {
     EXPECT_FALSE(plan("gemm_bucket", GetParam().variant, GetParam().shape, GetParam().device).cudaError);
 }
 
+// One row per case, as a table (clang-format would put every field on its own line).
+// clang-format off
 INSTANTIATE_TEST_SUITE_P(
     Rows, GemmBucketRefuses,
-    testing::Values(test::RefusalRow{.name = "MAbove512",
-                                     .variant = "oproj",
-                                     .shape = "M=640",
-                                     .verdict = Verdict::BucketOverflow,
-                                     .message = "gemm_ar: M=640 outside [1, 512]",
-                                     .limit = "max_tokens",
-                                     .limitValue = 512,
-                                     .actual = 640,
-                                     .fix = "nearest passing M: 512 (M=512,N=7168,K=8192); or chunk M into <= 512-row blocks: 2 "
-                                            "calls for M=640"},
-                    test::RefusalRow{.name = "MZero",
-                                     .variant = "oproj",
-                                     .shape = "M=0",
-                                     .verdict = Verdict::BucketOverflow,
-                                     .message = "gemm_ar: M=0 outside [1, 512]",
-                                     .fix = "nearest passing M: 1 (M=1,N=7168,K=8192)"},
-                    // 62 x 128, 64 below; 8064 is 64 above: the smaller wins.
-                    test::RefusalRow{.name = "KMultipleOf128",
-                                     .variant = "oproj",
-                                     .shape = "K=8000",
-                                     .message = "gemm_ar: K=8000 must be a multiple of 128",
-                                     .limit = "K % 128",
-                                     .fixParameter = 2,
-                                     .fixValue = 7936},
-                    // 27 x 256 is 88 below; 7168 is 168 above.
-                    test::RefusalRow{.name = "NMultipleOf256",
-                                     .variant = "oproj",
-                                     .shape = "N=7000",
-                                     .message = "gemm_ar: N=7000 must be a multiple of 256",
-                                     .limit = "N % 256",
-                                     .fixParameter = 1,
-                                     .fixValue = 6912}),
+    testing::Values(
+        test::RefusalRow{.name = "MAbove512", .variant = "oproj", .shape = "M=640", .verdict = Verdict::BucketOverflow,
+                         .message = "gemm_ar: M=640 outside [1, 512]", .limit = "max_tokens", .limitValue = 512,
+                         .actual = 640,
+                         .fix = "nearest passing M: 512 (M=512,N=7168,K=8192); or chunk M into <= 512-row blocks: 2 "
+                                "calls for M=640"},
+        test::RefusalRow{.name = "MZero", .variant = "oproj", .shape = "M=0", .verdict = Verdict::BucketOverflow,
+                         .message = "gemm_ar: M=0 outside [1, 512]", .fix = "nearest passing M: 1 (M=1,N=7168,K=8192)"},
+        // 62 x 128, 64 below; 8064 is 64 above: the smaller wins.
+        test::RefusalRow{.name = "KMultipleOf128", .variant = "oproj", .shape = "K=8000",
+                         .message = "gemm_ar: K=8000 must be a multiple of 128", .limit = "K % 128", .fixParameter = 2,
+                         .fixValue = 7936},
+        // 27 x 256 is 88 below; 7168 is 168 above.
+        test::RefusalRow{.name = "NMultipleOf256", .variant = "oproj", .shape = "N=7000",
+                         .message = "gemm_ar: N=7000 must be a multiple of 256", .limit = "N % 256", .fixParameter = 1,
+                         .fixValue = 6912}),
     test::rowName);
+// clang-format on
 
 TEST(GemmBucket, StageFormulaGivesKernelsMdFigures) {
     // gemm_ar.cuh d3_ns: stages = min(12, 225,280 / (16,384 + BN*128)); Launcher3::kSmem = stages * that.

@@ -85,6 +85,8 @@ TEST_P(TritonPerDevice, VerdictAndTheLimitTritonPrints) {
     }
 }
 
+// One row per case, as a table (clang-format would put every field on its own line).
+// clang-format off
 INSTANTIATE_TEST_SUITE_P(Devices, TritonPerDevice,
                          testing::Values(DeviceRow{"t4", false, 65536}, DeviceRow{"a100-80gb-sxm", true, 166912},
                                          DeviceRow{"l4", false, 101376}, DeviceRow{"rtx-4090", false, 101376},
@@ -96,6 +98,7 @@ INSTANTIATE_TEST_SUITE_P(Devices, TritonPerDevice,
                                  if (c == '-') c = '_';
                              return name;
                          });
+// clang-format on
 
 TEST(TritonPlan, MoreThan32WarpsFailsTritonsThreadsCheck) {
     const LaunchPlan p = plan("triton", "", "BLOCK_M=64,BLOCK_N=64,BLOCK_K=32,num_stages=2,num_warps=64", "h100-sxm");
