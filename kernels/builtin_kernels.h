@@ -1,8 +1,8 @@
 // The registry of the four bundled kernel families and the compiler's resource table for them.
 #pragma once
 
-#include "core/kernel_family.h"
-#include "core/kernel_resources.h"
+#include "core/model/kernel_family.h"
+#include "core/model/kernel_resources.h"
 
 namespace tilescope {
 

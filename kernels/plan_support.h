@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/text_format.h"  // str() for the planners' messages
+#include "core/model/text_format.h"  // str() for the planners' messages
 
 namespace tilescope {
 

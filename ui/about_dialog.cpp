@@ -9,7 +9,7 @@
 #include <cuda.h>
 #include <cupti_version.h>
 
-#include "core/build_info.h"
+#include "core/model/build_info.h"
 
 namespace tilescope {
 

@@ -14,8 +14,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "core/launch_usage.h"
-#include "core/explorer_axis.h"
+#include "core/series/launch_usage.h"
+#include "core/series/explorer_axis.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
 #include "ui/qt_text.h"

@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
-#include "core/boundary_colours.h"
-#include "core/sweep.h"
+#include "core/series/boundary_colours.h"
+#include "core/model/sweep.h"
 
 class QComboBox;
 class QLabel;

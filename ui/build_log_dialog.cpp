@@ -7,7 +7,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "core/text_format.h"
+#include "core/model/text_format.h"
 #include "ui/qt_text.h"
 
 namespace tilescope {

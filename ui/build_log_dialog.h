@@ -5,7 +5,7 @@
 #include <QDialog>
 #include <QString>
 
-#include "core/launch_report.h"
+#include "core/diagnosis/launch_report.h"
 
 class QLabel;
 class QTableWidget;

@@ -6,7 +6,7 @@
 #include <QObject>
 #include <vector>
 
-#include "core/calibration.h"
+#include "core/series/calibration.h"
 
 namespace tilescope {
 

@@ -5,7 +5,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "core/launch_plan.h"
+#include "core/model/launch_plan.h"
 
 namespace tilescope {
 

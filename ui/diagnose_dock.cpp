@@ -15,9 +15,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/launch_usage.h"
-#include "core/sweep.h"
-#include "core/text_format.h"
+#include "core/series/launch_usage.h"
+#include "core/model/sweep.h"
+#include "core/model/text_format.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/model_check_widget.h"

@@ -9,7 +9,7 @@
 #include <QDockWidget>
 #include <optional>
 
-#include "core/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 
 class QLabel;
 class QPlainTextEdit;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "core/fix_finder.h"
-#include "core/launch_checks.h"
+#include "core/model/fix_finder.h"
+#include "core/model/launch_checks.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/qt_text.h"
 

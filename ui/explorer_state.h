@@ -7,9 +7,9 @@
 #include <optional>
 #include <vector>
 
-#include "core/device_spec.h"
-#include "core/kernel_family.h"
-#include "core/launch_plan.h"
+#include "core/model/device_spec.h"
+#include "core/model/kernel_family.h"
+#include "core/model/launch_plan.h"
 
 namespace tilescope {
 
@@ -39,7 +39,7 @@ public:
     bool setDevice(const QString& id);
     bool setCompareDevice(const QString& id);  // empty: no comparison
     bool setShape(const Shape& shape);
-    bool setCudaRuntime(int major);  // one of kCudaRuntimeChoices (core/launch_checks.h)
+    bool setCudaRuntime(int major);  // one of kCudaRuntimeChoices (core/model/launch_checks.h)
     bool setParameter(int index, std::int64_t value);
     bool setShapeText(const QString& text);  // "M=32768,N=5376"
     // Applies plan().fixShape; false when the plan has none.

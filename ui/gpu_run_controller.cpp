@@ -5,8 +5,8 @@
 #include <QFileInfo>
 #include <QTimer>
 
-#include "core/fix_finder.h"
-#include "core/worker_output.h"
+#include "core/model/fix_finder.h"
+#include "core/trace/worker_output.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/qt_text.h"
 

@@ -13,10 +13,10 @@
 #include <optional>
 #include <vector>
 
-#include "core/calibration.h"
-#include "core/kernel_family.h"
-#include "core/sweep.h"
-#include "core/trace.h"
+#include "core/series/calibration.h"
+#include "core/model/kernel_family.h"
+#include "core/model/sweep.h"
+#include "core/trace/trace.h"
 
 class QTimer;
 

@@ -5,7 +5,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "core/launch_usage.h"
+#include "core/series/launch_usage.h"
 
 namespace tilescope {
 

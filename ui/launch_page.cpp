@@ -8,7 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 #include "ui/explorer_state.h"
 #include "ui/launch_model.h"
 #include "ui/plot_widget.h"

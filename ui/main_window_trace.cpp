@@ -21,7 +21,7 @@
 #include <atomic>
 #include <memory>
 
-#include "core/kineto_import.h"
+#include "core/trace/kineto_import.h"
 #include "ui/boundary_page.h"
 #include "ui/build_log_dialog.h"
 #include "ui/calibration_store.h"

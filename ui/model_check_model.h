@@ -6,7 +6,7 @@
 #include <QAbstractTableModel>
 #include <optional>
 
-#include "core/model_check.h"
+#include "core/diagnosis/model_check.h"
 
 namespace tilescope {
 

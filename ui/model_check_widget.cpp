@@ -8,7 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/model_check.h"
+#include "core/diagnosis/model_check.h"
 #include "ui/explorer_state.h"
 #include "ui/model_check_model.h"
 #include "ui/qt_text.h"

@@ -5,8 +5,8 @@
 #include <QLabel>
 #include <QSpinBox>
 
-#include "core/device_spec.h"
-#include "core/occupancy_curves.h"
+#include "core/model/device_spec.h"
+#include "core/series/occupancy_curves.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
 #include "ui/qt_text.h"

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "core/performance_series.h"
+#include "core/series/performance_series.h"
 #include "ui/plot_page.h"
 
 class QComboBox;

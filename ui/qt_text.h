@@ -6,7 +6,7 @@
 #include <QString>
 #include <string_view>
 
-#include "core/boundary_colours.h"
+#include "core/series/boundary_colours.h"
 
 namespace tilescope {
 

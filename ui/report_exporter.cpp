@@ -21,7 +21,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/timeline_layout.h"
+#include "core/series/timeline_layout.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"

@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/report_text.h"
-#include "core/result.h"
+#include "core/series/report_text.h"
+#include "core/model/result.h"
 
 class QPagedPaintDevice;
 class QTextDocument;

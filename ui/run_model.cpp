@@ -3,8 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
-#include "core/report_text.h"
-#include "core/trace_summary.h"
+#include "core/series/report_text.h"
+#include "core/trace/trace_summary.h"
 #include "ui/qt_text.h"
 
 namespace tilescope {

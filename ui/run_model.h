@@ -8,9 +8,9 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "core/performance_series.h"
-#include "core/record_flags.h"
-#include "core/trace.h"
+#include "core/series/performance_series.h"
+#include "core/trace/record_flags.h"
+#include "core/trace/trace.h"
 
 namespace tilescope {
 

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <climits>
 
-#include "core/launch_checks.h"
+#include "core/model/launch_checks.h"
 #include "ui/explorer_state.h"
 #include "ui/qt_text.h"
 #include "ui/shape_spin_box.h"

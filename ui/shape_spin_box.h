@@ -5,7 +5,7 @@
 #include <QSpinBox>
 #include <utility>
 
-#include "core/shape.h"
+#include "core/model/shape.h"
 
 namespace tilescope {
 

@@ -6,7 +6,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 #include "ui/candidate_model.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <climits>
 
-#include "core/explorer_axis.h"
+#include "core/series/explorer_axis.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
 #include "ui/qt_text.h"

@@ -2,7 +2,7 @@
 // gemm_bucket cell staircase with its padding waste, head_dim -> the attention tile).
 #pragma once
 
-#include "core/tile_series.h"
+#include "core/series/tile_series.h"
 #include "ui/plot_page.h"
 
 class QComboBox;

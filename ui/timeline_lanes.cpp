@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "core/timeline_layout.h"
+#include "core/series/timeline_layout.h"
 
 namespace tilescope {
 

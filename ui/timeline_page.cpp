@@ -6,7 +6,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "core/timeline_layout.h"
+#include "core/series/timeline_layout.h"
 #include "ui/timeline_view.h"
 #include "ui/trace_document.h"
 

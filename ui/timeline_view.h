@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "core/timeline_layout.h"
+#include "core/series/timeline_layout.h"
 
 namespace tilescope {
 

@@ -2,8 +2,8 @@
 
 #include <QFileInfo>
 
-#include "core/kineto_import.h"
-#include "core/trace_io.h"
+#include "core/trace/kineto_import.h"
+#include "core/trace/trace_io.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

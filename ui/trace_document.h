@@ -7,8 +7,8 @@
 #include <QString>
 #include <memory>
 
-#include "core/result.h"
-#include "core/trace.h"
+#include "core/model/result.h"
+#include "core/trace/trace.h"
 
 namespace tilescope {
 

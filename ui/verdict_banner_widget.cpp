@@ -5,8 +5,8 @@
 #include <QPushButton>
 #include <QTextDocument>
 
-#include "core/launch_usage.h"
-#include "core/device_spec.h"
+#include "core/series/launch_usage.h"
+#include "core/model/device_spec.h"
 #include "ui/explorer_state.h"
 #include "ui/qt_text.h"
 

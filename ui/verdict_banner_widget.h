@@ -4,7 +4,7 @@
 
 #include <QFrame>
 
-#include "core/verdict.h"
+#include "core/model/verdict.h"
 
 class QLabel;
 class QPushButton;

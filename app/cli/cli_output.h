@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/launch_plan.h"
-#include "core/text_format.h"  // withThousands
+#include "core/model/launch_plan.h"
+#include "core/model/text_format.h"  // withThousands
 
 namespace tilescope::cli {
 

@@ -4,12 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 
-#include "core/calibration.h"
-#include "core/kernel_family.h"
-#include "core/kernel_record.h"
-#include "core/sweep.h"
+#include "core/series/calibration.h"
+#include "core/model/kernel_family.h"
+#include "core/trace/kernel_record.h"
+#include "core/model/sweep.h"
 
-#include "core/sweep.h"
+#include "core/model/sweep.h"
 
 namespace tilescope::cli {
 

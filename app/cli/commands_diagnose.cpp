@@ -8,12 +8,12 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
-#include "core/launch_usage.h"
-#include "core/device_spec.h"
-#include "core/diagnosis.h"
-#include "core/model_catalog.h"
-#include "core/model_check.h"
-#include "core/text_format.h"
+#include "core/series/launch_usage.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/model_catalog.h"
+#include "core/diagnosis/model_check.h"
+#include "core/model/text_format.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope::cli {

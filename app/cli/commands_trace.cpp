@@ -8,12 +8,12 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
-#include "core/chrome_export.h"
-#include "core/json_io.h"
-#include "core/kineto_import.h"
-#include "core/trace_io.h"
-#include "core/roofline_summary.h"
-#include "core/trace_summary.h"
+#include "core/trace/chrome_export.h"
+#include "core/trace/json_io.h"
+#include "core/trace/kineto_import.h"
+#include "core/trace/trace_io.h"
+#include "core/series/roofline_summary.h"
+#include "core/trace/trace_summary.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope::cli {

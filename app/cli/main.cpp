@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
-#include "core/build_info.h"
+#include "core/model/build_info.h"
 
 namespace {
 

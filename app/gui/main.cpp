@@ -7,8 +7,8 @@
 
 #include <QFileInfo>
 
-#include "core/kineto_import.h"
-#include "core/sweep.h"
+#include "core/trace/kineto_import.h"
+#include "core/model/sweep.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/report_exporter.h"
 #include "ui/about_dialog.h"

@@ -1,8 +1,8 @@
 // What `diagnose` knows of FlashAttention: flash-attention's own checks (architecture, head_dim,
 // dtype), the FA4-on-SM120 tile search's capacity text, the kernel names that tie a CUDA or
 // shared-memory error to it, and how each is planned.
-#include "core/diagnosis_signatures.h"
-#include "core/text_format.h"
+#include "core/diagnosis/diagnosis_signatures.h"
+#include "core/model/text_format.h"
 #include "kernels/attention/plan.h"
 
 namespace tilescope {

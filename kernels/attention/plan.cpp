@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/device_spec.h"
-#include "core/launch_checks.h"
+#include "core/model/device_spec.h"
+#include "core/model/launch_checks.h"
 #include "kernels/attention/split_kv_index.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/plan_support.h"

@@ -1,7 +1,7 @@
 // attention: FlashAttention-style forward (fp16/bf16), FA2's tile table and the SM120 tile search.
 #pragma once
 
-#include "core/kernel_family.h"
+#include "core/model/kernel_family.h"
 
 namespace tilescope {
 

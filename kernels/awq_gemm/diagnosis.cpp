@@ -2,8 +2,8 @@
 // that tie a CUDA error to them, and the legacy launch whose grid.y a long prefill overflows.
 #include <algorithm>
 
-#include "core/diagnosis_signatures.h"
-#include "core/text_format.h"
+#include "core/diagnosis/diagnosis_signatures.h"
+#include "core/model/text_format.h"
 #include "kernels/awq_gemm/plan.h"
 
 namespace tilescope {

@@ -2,7 +2,7 @@
 // the prefill kernel's M buckets.
 #pragma once
 
-#include "core/kernel_family.h"
+#include "core/model/kernel_family.h"
 
 namespace tilescope {
 

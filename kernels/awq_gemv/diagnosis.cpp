@@ -1,7 +1,7 @@
 // What `diagnose` knows of AWQ's GEMV kernels: AutoAWQ's batch and group-size checks, the names
 // that tie a CUDA error to them, and how a refused launch of one is planned.
-#include "core/diagnosis_signatures.h"
-#include "core/text_format.h"
+#include "core/diagnosis/diagnosis_signatures.h"
+#include "core/model/text_format.h"
 #include "kernels/awq_gemv/plan.h"
 
 namespace tilescope {

@@ -1,7 +1,7 @@
 #include "kernels/awq_gemv/plan.h"
 
-#include "core/device_spec.h"
-#include "core/launch_checks.h"
+#include "core/model/device_spec.h"
+#include "core/model/launch_checks.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/plan_support.h"
 

@@ -1,7 +1,7 @@
 // awq_gemv: decode matrix-vector product with 4-bit AWQ weights (AutoAWQ "GEMV" packings).
 #pragma once
 
-#include "core/kernel_family.h"
+#include "core/model/kernel_family.h"
 
 namespace tilescope {
 

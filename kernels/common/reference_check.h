@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "core/kernel_record.h"
+#include "core/trace/kernel_record.h"
 
 namespace tilescope {
 

@@ -2,7 +2,7 @@
 // the shared memory of (ptxas' static cap, the CuTe DSL's and Triton's opt-in checks).
 #include <string>
 
-#include "core/diagnosis_signatures.h"
+#include "core/diagnosis/diagnosis_signatures.h"
 #include "kernels/custom/plan.h"
 
 namespace tilescope {

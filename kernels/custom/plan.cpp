@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "core/device_spec.h"
-#include "core/kernel_resources.h"
-#include "core/launch_checks.h"
+#include "core/model/device_spec.h"
+#include "core/model/kernel_resources.h"
+#include "core/model/launch_checks.h"
 #include "kernels/plan_support.h"
 
 namespace tilescope {

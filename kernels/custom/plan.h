@@ -2,7 +2,7 @@
 // checked against a device like the bundled families' launches. It has no device code: nothing to run.
 #pragma once
 
-#include "core/kernel_family.h"
+#include "core/model/kernel_family.h"
 
 namespace tilescope {
 

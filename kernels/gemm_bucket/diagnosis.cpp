@@ -1,7 +1,7 @@
 // What `diagnose` knows of the M-bucketed o_proj GEMM: its overflow text, the kernel name that
 // ties a CUDA error to it, and how a refused launch of it is planned.
-#include "core/diagnosis_signatures.h"
-#include "core/text_format.h"
+#include "core/diagnosis/diagnosis_signatures.h"
+#include "core/model/text_format.h"
 #include "kernels/gemm_bucket/plan.h"
 
 namespace tilescope {

@@ -1,7 +1,7 @@
 // gemm_bucket: M-bucketed bf16 decode GEMM (sglang o_proj_gemm_ar, single-GPU form).
 #pragma once
 
-#include "core/kernel_family.h"
+#include "core/model/kernel_family.h"
 
 namespace tilescope {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/kernel_record.h"
-#include "core/result.h"
+#include "core/trace/kernel_record.h"
+#include "core/model/result.h"
 
 namespace tilescope {
 

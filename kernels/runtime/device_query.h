@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "core/device_spec.h"
-#include "core/result.h"
+#include "core/model/device_spec.h"
+#include "core/model/result.h"
 
 namespace tilescope {
 

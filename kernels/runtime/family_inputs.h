@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "core/kernel_family.h"
-#include "core/kernel_record.h"
-#include "core/result.h"
+#include "core/model/kernel_family.h"
+#include "core/trace/kernel_record.h"
+#include "core/model/result.h"
 
 namespace tilescope {
 

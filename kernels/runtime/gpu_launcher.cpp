@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/run_timing.h"
+#include "core/trace/run_timing.h"
 #include "kernels/device_kernels.h"
 #include "kernels/runtime/device_families.h"
 #include "kernels/runtime/family_inputs.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/kernel_family.h"
-#include "core/kernel_record.h"
+#include "core/model/kernel_family.h"
+#include "core/trace/kernel_record.h"
 #include "kernels/runtime/cupti_tracer.h"
 
 namespace tilescope {

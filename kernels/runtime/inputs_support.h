@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.h"
+#include "core/model/result.h"
 #include "kernels/common/float16.h"
 
 namespace tilescope {

@@ -7,8 +7,8 @@
 #include <functional>
 #include <string_view>
 
-#include "core/calibration.h"
-#include "core/result.h"
+#include "core/series/calibration.h"
+#include "core/model/result.h"
 
 namespace tilescope {
 

@@ -3,8 +3,8 @@
 #include <charconv>
 #include <regex>
 
-#include "core/diagnosis_signatures.h"
-#include "core/text_format.h"
+#include "core/diagnosis/diagnosis_signatures.h"
+#include "core/model/text_format.h"
 #include "kernels/triton/plan.h"
 
 namespace tilescope {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/diagnosis_text.h"
+#include "core/diagnosis/diagnosis_text.h"
 
 namespace tilescope {
 

@@ -4,10 +4,10 @@
 #include <array>
 #include <bit>
 
-#include "core/device_spec.h"
-#include "core/kernel_resources.h"
-#include "core/launch_checks.h"
-#include "core/occupancy.h"
+#include "core/model/device_spec.h"
+#include "core/model/kernel_resources.h"
+#include "core/model/launch_checks.h"
+#include "core/model/occupancy.h"
 #include "kernels/plan_support.h"
 
 namespace tilescope {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/kernel_family.h"
+#include "core/model/kernel_family.h"
 
 namespace tilescope {
 

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/kineto_import.h"
+#include "core/trace/kineto_import.h"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/device_spec.h"
-#include "core/fix_finder.h"
-#include "core/sweep.h"
+#include "core/model/device_spec.h"
+#include "core/model/fix_finder.h"
+#include "core/model/sweep.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

@@ -13,9 +13,9 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/kineto_import.h"
-#include "core/sweep.h"
-#include "core/trace_io.h"
+#include "core/trace/kineto_import.h"
+#include "core/model/sweep.h"
+#include "core/trace/trace_io.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

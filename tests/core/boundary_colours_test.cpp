@@ -1,4 +1,4 @@
-#include "core/boundary_colours.h"
+#include "core/series/boundary_colours.h"
 
 #include <gtest/gtest.h>
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <fstream>
 
-#include "core/cliffs.h"
-#include "core/performance_series.h"
-#include "core/worker_output.h"
-#include "core/worker_runs_file.h"
+#include "core/series/cliffs.h"
+#include "core/series/performance_series.h"
+#include "core/trace/worker_output.h"
+#include "core/trace/worker_runs_file.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/diagnosis.h"
-#include "core/kernel_resources.h"
-#include "core/launch_checks.h"
-#include "core/sweep.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/model/kernel_resources.h"
+#include "core/model/launch_checks.h"
+#include "core/model/sweep.h"
 #include "test_support.h"
 
 namespace tilescope {

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/device_spec.h"
-#include "core/diagnosis.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/device_spec.h"
-#include "core/diagnosis.h"
-#include "core/diagnosis_evidence.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_evidence.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

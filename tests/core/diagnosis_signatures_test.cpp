@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/device_spec.h"
-#include "core/diagnosis_signatures.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis_signatures.h"
 #include "kernels/builtin_kernels.h"
 
 using namespace tilescope;
@@ -25,7 +25,7 @@ std::vector<std::string> ids(const SignatureList& list) {
 
 }  // namespace
 
-// The order of core/diagnosis_signatures.cpp's one table before the split: specific texts first.
+// The order of core/diagnosis/diagnosis_signatures.cpp's one table before the split: specific texts first.
 TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
     const std::vector<std::string> expected{"attention.tile_capacity",
                                             "smem.launch_arch",

@@ -5,10 +5,10 @@
 
 #include <sstream>
 
-#include "core/device_spec.h"
-#include "core/diagnosis.h"
-#include "core/diagnosis_stacks.h"
-#include "core/fix_finder.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_stacks.h"
+#include "core/model/fix_finder.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/triton/diagnosis.h"
 

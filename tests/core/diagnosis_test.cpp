@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/device_spec.h"
-#include "core/diagnosis.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

@@ -1,4 +1,4 @@
-#include "core/explorer_axis.h"
+#include "core/series/explorer_axis.h"
 
 #include <gtest/gtest.h>
 

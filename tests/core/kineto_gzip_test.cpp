@@ -9,7 +9,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "core/kineto_import.h"
+#include "core/trace/kineto_import.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

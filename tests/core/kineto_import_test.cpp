@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/kineto_import.h"
-#include "core/trace_io.h"
+#include "core/trace/kineto_import.h"
+#include "core/trace/trace_io.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/launch_report.h"
+#include "core/diagnosis/launch_report.h"
 
 namespace tilescope {
 namespace {

@@ -1,9 +1,9 @@
-#include "core/launch_usage.h"
+#include "core/series/launch_usage.h"
 
 #include <gtest/gtest.h>
 
-#include "core/device_spec.h"
-#include "core/fix_finder.h"
+#include "core/model/device_spec.h"
+#include "core/model/fix_finder.h"
 #include "kernels/builtin_kernels.h"
 
 using namespace tilescope;

@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "core/device_spec.h"
-#include "core/model_check.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/model_check.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

@@ -1,8 +1,8 @@
-#include "core/occupancy_curves.h"
+#include "core/series/occupancy_curves.h"
 
 #include <gtest/gtest.h>
 
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 
 using namespace tilescope;
 

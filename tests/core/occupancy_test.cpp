@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/kernel_resources.h"
-#include "core/launch_checks.h"
-#include "core/occupancy.h"
+#include "core/model/kernel_resources.h"
+#include "core/model/launch_checks.h"
+#include "core/model/occupancy.h"
 #include "test_support.h"
 
 namespace tilescope {

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "core/kineto_import.h"
-#include "core/performance_series.h"
-#include "core/worker_runs_file.h"
+#include "core/trace/kineto_import.h"
+#include "core/series/performance_series.h"
+#include "core/trace/worker_runs_file.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {

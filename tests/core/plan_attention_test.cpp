@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(
     Rows, AttentionRefuses,
     testing::Values(
         // No head_dim alone passes while head_dim_v stays 264 (FA2 needs them equal), so the fix moves
-        // both together (core/fix_finder.cpp); no device helps.
+        // both together (core/model/fix_finder.cpp); no device helps.
         test::RefusalRow{.name = "Fa2HeadDimAbove256", .variant = "fa2", .shape = "head_dim=264,head_dim_v=264",
                          .message = "FlashAttention forward only supports head dimension at most 256",
                          .limit = "head_dim", .limitValue = 256, .actual = 264,

@@ -1,8 +1,8 @@
 // The report's Roofline section on the runs an H200 measured (tests/data/roofline/README.md).
 #include <gtest/gtest.h>
 
-#include "core/report_text.h"
-#include "core/worker_runs_file.h"
+#include "core/series/report_text.h"
+#include "core/trace/worker_runs_file.h"
 #include "kernels/builtin_kernels.h"
 #include "trace_fixture.h"
 

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "core/kineto_import.h"
-#include "core/record_flags.h"
-#include "core/report_text.h"
+#include "core/trace/kineto_import.h"
+#include "core/trace/record_flags.h"
+#include "core/series/report_text.h"
 #include "kernels/builtin_kernels.h"
 #include "trace_fixture.h"
 

@@ -1,9 +1,9 @@
 // Roofline arithmetic (hand-computable cases), datasheet figures and calibration files.
 #include <gtest/gtest.h>
 
-#include "core/calibration.h"
-#include "core/device_spec.h"
-#include "core/roofline.h"
+#include "core/series/calibration.h"
+#include "core/model/device_spec.h"
+#include "core/series/roofline.h"
 
 namespace tilescope {
 namespace {

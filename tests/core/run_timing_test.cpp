@@ -2,7 +2,7 @@
 // two-kernel call (split-KV + combine) is timed as the sum of its kernels.
 #include <gtest/gtest.h>
 
-#include "core/run_timing.h"
+#include "core/trace/run_timing.h"
 
 namespace tilescope {
 namespace {

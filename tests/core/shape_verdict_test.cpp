@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "core/verdict.h"
+#include "core/model/verdict.h"
 #include "test_support.h"
 
 namespace tilescope {

@@ -4,12 +4,12 @@
 
 #include <set>
 
-#include "core/boundary_colours.h"
-#include "core/json_io.h"
-#include "core/sweep.h"
-#include "core/trace.h"
-#include "core/trace_io.h"
-#include "core/trace_summary.h"
+#include "core/series/boundary_colours.h"
+#include "core/trace/json_io.h"
+#include "core/model/sweep.h"
+#include "core/trace/trace.h"
+#include "core/trace/trace_io.h"
+#include "core/trace/trace_summary.h"
 #include "kernels/attention/plan.h"
 #include "test_support.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "core/sweep.h"
+#include "core/model/sweep.h"
 #include "test_support.h"
 
 namespace tilescope {

@@ -2,8 +2,8 @@
 // the rule (tieFollowers), the map, the tile series and the labels that say so.
 #include <gtest/gtest.h>
 
-#include "core/sweep.h"
-#include "core/tile_series.h"
+#include "core/model/sweep.h"
+#include "core/series/tile_series.h"
 #include "test_support.h"
 
 namespace tilescope {

@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/device_spec.h"
-#include "core/fix_finder.h"
-#include "core/launch_checks.h"
-#include "core/launch_plan.h"
+#include "core/model/device_spec.h"
+#include "core/model/fix_finder.h"
+#include "core/model/launch_checks.h"
+#include "core/model/launch_plan.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope::test {

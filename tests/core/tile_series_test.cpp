@@ -1,8 +1,8 @@
-#include "core/tile_series.h"
+#include "core/series/tile_series.h"
 
 #include <gtest/gtest.h>
 
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 #include "kernels/builtin_kernels.h"
 
 using namespace tilescope;

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "core/kineto_import.h"
-#include "core/timeline_layout.h"
+#include "core/trace/kineto_import.h"
+#include "core/series/timeline_layout.h"
 #include "kernels/builtin_kernels.h"
 #include "trace_fixture.h"
 

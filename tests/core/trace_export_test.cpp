@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/chrome_export.h"
-#include "core/trace_io.h"
-#include "core/trace_summary.h"
+#include "core/trace/chrome_export.h"
+#include "core/trace/trace_io.h"
+#include "core/trace/trace_summary.h"
 #include "trace_fixture.h"
 
 namespace tilescope {

@@ -4,8 +4,8 @@
 
 #include <limits>
 
-#include "core/fix_finder.h"
-#include "core/trace.h"
+#include "core/model/fix_finder.h"
+#include "core/trace/trace.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope::test {

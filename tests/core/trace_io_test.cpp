@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/kineto_import.h"
-#include "core/native_trace_reader.h"
-#include "core/sweep.h"
-#include "core/trace_io.h"
+#include "core/trace/kineto_import.h"
+#include "core/trace/native_trace_reader.h"
+#include "core/model/sweep.h"
+#include "core/trace/trace_io.h"
 #include "trace_fixture.h"
 
 namespace tilescope {

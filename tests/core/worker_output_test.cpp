@@ -2,8 +2,8 @@
 
 #include <fstream>
 
-#include "core/json_io.h"
-#include "core/worker_output.h"
+#include "core/trace/json_io.h"
+#include "core/trace/worker_output.h"
 #include "kernels/builtin_kernels.h"
 #include "trace_fixture.h"
 

@@ -1,6 +1,6 @@
 // libFuzzer harness: the device-file loader (DeviceDatabase::fromJsonText) and the validation
 // every loaded device goes through.
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 
 #include <cstddef>
 #include <cstdint>

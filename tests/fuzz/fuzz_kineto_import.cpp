@@ -1,6 +1,6 @@
 // libFuzzer harness: the Kineto (PyTorch profiler) import. The importer takes a path (it streams
 // and may inflate gzip), so each input is written to a per-process temp file first.
-#include "core/kineto_import.h"
+#include "core/trace/kineto_import.h"
 
 #include <unistd.h>
 

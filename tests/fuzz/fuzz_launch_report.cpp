@@ -1,7 +1,7 @@
 // libFuzzer harness: the launch-report readers (ptxas resource reports, Nsight Compute CSV) on arbitrary text,
 // and every entry they return checked as a custom launch, as check-launch does.
-#include "core/device_spec.h"
-#include "core/launch_report.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/launch_report.h"
 #include "kernels/builtin_kernels.h"
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // libFuzzer harness: the log diagnoser on arbitrary text (and its JSON report).
-#include "core/device_spec.h"
-#include "core/diagnosis.h"
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis.h"
 #include "kernels/builtin_kernels.h"
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // libFuzzer harness: the model-config reader. The input is split at the first NUL byte into
 // config.json text and an optional quant_config.json text, so both parsers and their
 // cross-checks see hostile data.
-#include "core/model_check.h"
+#include "core/diagnosis/model_check.h"
 
 #include <cstddef>
 #include <cstdint>

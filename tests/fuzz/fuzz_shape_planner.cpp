@@ -9,9 +9,9 @@
 #include <cstring>
 #include <string_view>
 
-#include "core/device_spec.h"
-#include "core/fix_finder.h"
-#include "core/shape.h"
+#include "core/model/device_spec.h"
+#include "core/model/fix_finder.h"
+#include "core/model/shape.h"
 #include "kernels/builtin_kernels.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

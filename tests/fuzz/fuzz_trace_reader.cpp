@@ -1,6 +1,6 @@
-// libFuzzer harness: the native trace reader (core/trace_io.h) on arbitrary text.
+// libFuzzer harness: the native trace reader (core/trace/trace_io.h) on arbitrary text.
 // A reader that returns an error is fine; a crash, leak or UB report is a finding.
-#include "core/trace_io.h"
+#include "core/trace/trace_io.h"
 #include "kernels/builtin_kernels.h"
 
 #include <cstddef>

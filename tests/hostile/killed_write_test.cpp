@@ -2,7 +2,7 @@
 // a child process writes a large trace over it through core's writeTraceFile (temp file + fsync +
 // rename); the parent kills it while the temporary file is still growing, then checks that the
 // old file is byte-for-byte unchanged and still parses.
-#include "core/trace_io.h"
+#include "core/trace/trace_io.h"
 #include "kernels/builtin_kernels.h"
 
 #include <signal.h>

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/device_spec.h"
-#include "core/shape.h"
+#include "core/model/device_spec.h"
+#include "core/model/shape.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/device_kernels.h"
 #include "kernels/runtime/device_families.h"

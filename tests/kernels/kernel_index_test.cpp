@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 #include "kernels/attention/attention_index.h"
 #include "kernels/awq_gemm/gemm_index.h"
 #include "kernels/awq_gemm/plan.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/device_spec.h"
+#include "core/model/device_spec.h"
 #include "kernels/attention/plan.h"
 #include "kernels/builtin_kernels.h"
 

@@ -8,7 +8,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
-#include "core/explorer_axis.h"
+#include "core/series/explorer_axis.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <optional>
 
-#include "core/boundary_colours.h"
-#include "core/sweep.h"
-#include "core/trace.h"
+#include "core/series/boundary_colours.h"
+#include "core/model/sweep.h"
+#include "core/trace/trace.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"

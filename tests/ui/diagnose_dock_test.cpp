@@ -19,8 +19,8 @@
 #include <QTest>
 #include <QTextBrowser>
 
-#include "core/device_spec.h"
-#include "core/sweep.h"
+#include "core/model/device_spec.h"
+#include "core/model/sweep.h"
 #include "ui/boundary_page.h"
 #include "ui/diagnose_dock.h"
 #include "ui/explorer_state.h"

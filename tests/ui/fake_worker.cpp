@@ -10,9 +10,9 @@
 #include <string>
 #include <thread>
 
-#include "core/calibration.h"
-#include "core/fix_finder.h"
-#include "core/json_io.h"
+#include "core/series/calibration.h"
+#include "core/model/fix_finder.h"
+#include "core/trace/json_io.h"
 #include "kernels/builtin_kernels.h"
 #include "tests/ui/measured_calibration.h"
 

@@ -10,8 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "core/boundary_colours.h"
-#include "core/explorer_axis.h"
+#include "core/series/boundary_colours.h"
+#include "core/series/explorer_axis.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/launch_model.h"

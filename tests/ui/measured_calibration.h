@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "core/calibration.h"
+#include "core/series/calibration.h"
 
 namespace tilescope {
 

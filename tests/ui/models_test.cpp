@@ -2,9 +2,9 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
-#include "core/device_spec.h"
-#include "core/fix_finder.h"
-#include "core/launch_usage.h"
+#include "core/model/device_spec.h"
+#include "core/model/fix_finder.h"
+#include "core/series/launch_usage.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/candidate_model.h"
 #include "ui/launch_model.h"

@@ -11,7 +11,7 @@
 #include <QTableWidget>
 #include <QTest>
 
-#include "core/kineto_import.h"
+#include "core/trace/kineto_import.h"
 #include "kernels/builtin_kernels.h"
 #include "tests/ui/measured_calibration.h"
 #include "ui/calibration_store.h"

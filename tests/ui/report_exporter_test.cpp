@@ -12,8 +12,8 @@
 #include <QTextDocument>
 #include <QTextLayout>
 
-#include "core/kineto_import.h"
-#include "core/report_text.h"
+#include "core/trace/kineto_import.h"
+#include "core/series/report_text.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"

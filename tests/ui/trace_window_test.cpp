@@ -15,11 +15,11 @@
 #include <QTest>
 #include <set>
 
-#include "core/kineto_import.h"
-#include "core/record_flags.h"
-#include "core/timeline_layout.h"
-#include "core/trace_io.h"
-#include "core/worker_output.h"
+#include "core/trace/kineto_import.h"
+#include "core/trace/record_flags.h"
+#include "core/series/timeline_layout.h"
+#include "core/trace/trace_io.h"
+#include "core/trace/worker_output.h"
 #include "kernels/builtin_kernels.h"
 #include "ui/explorer_state.h"
 #include "ui/gpu_run_controller.h"

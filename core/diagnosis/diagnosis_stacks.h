@@ -1,0 +1,36 @@
+// What errors from stacks Tilescope does not bundle (ptxas, the CuTe DSL, a compiler's resource
+// check, vLLM's kernel checks) tell beyond their own text: the database GPUs a printed limit
+// implies, ROCm in the log, ptxas' hex figures and the multiples a divisibility check wants. The
+// stacks' own readings live with the family that replays them (kernels/<family>/diagnosis.*).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/device_spec.h"
+#include "core/diagnosis/diagnosis_text.h"
+
+namespace tilescope {
+
+// The database GPUs whose opt-in shared memory per block is exactly `bytes` (Triton prints that
+// limit as "Hardware limit"; 101,376 B -> every cc 8.6 / 8.9 / 12.0 GPU).
+std::vector<std::string> devicesWithOptinLimit(const DeviceDatabase& devices, std::int64_t bytes);
+// The database GPUs of one compute capability ("sm_89" in a CuTe DSL message -> every cc 8.9 GPU).
+std::vector<std::string> devicesOfArchitecture(const DeviceDatabase& devices, ComputeCapability cc);
+// The database GPUs whose opt-in limit holds `bytes` (where the same launch would fit).
+std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, std::int64_t bytes);
+
+// The first line (0-based) of a log that shows it runs on AMD GPUs through ROCm / HIP, where Triton's
+// "Hardware limit" is an AMD GPU's LDS and implies no NVIDIA GPU; -1 when none.
+int findRocmMention(const LogText& log);
+
+// "0xc980" -> 51,584; nullopt for anything else.
+std::optional<std::int64_t> parseHexBytes(std::string_view text);
+
+// "10,944 = 85 x 128 + 64: the nearest multiples of 128 are 10,880 and 11,008".
+std::string divisibilityText(std::int64_t value, std::int64_t divisor);
+
+}  // namespace tilescope

@@ -1,0 +1,389 @@
+#include "core/diagnosis/diagnosis_text.h"
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
+
+namespace tilescope {
+
+namespace {
+
+constexpr char kEscape = '\x1b';
+constexpr char kBell = '\x07';
+// A file is binary when it holds a NUL byte or more than this share of other control bytes.
+constexpr double kMaxControlShare = 0.01;
+
+bool isBlank(char c) { return c == ' ' || c == '\t'; }
+
+char toLowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char toUpperAscii(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), toLowerAscii);
+    return out;
+}
+
+// Removes ESC-introduced sequences (CSI "ESC[31m", OSC "ESC]...BEL"), and the "[31m" remnants
+// that logs keep when the ESC byte itself was lost on the way.
+std::string stripAnsi(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == kEscape && i + 1 < text.size()) {
+            const char kind = text[i + 1];
+            std::size_t j = i + 2;
+            if (kind == '[') {
+                while (j < text.size() && !(text[j] >= '@' && text[j] <= '~')) ++j;
+            } else if (kind == ']') {
+                while (j < text.size() && text[j] != kBell && !(text[j] == kEscape && j + 1 < text.size() && text[j + 1] == '\\')) ++j;
+                if (j < text.size() && text[j] == kEscape) ++j;
+            } else {
+                j = i + 1;
+            }
+            i = std::min(j, text.size() - 1);
+            continue;
+        }
+        if (c == '[') {  // orphaned SGR: "[0m", "[1;31m"
+            std::size_t j = i + 1;
+            while (j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == ';')) ++j;
+            if (j > i + 1 && j < text.size() && text[j] == 'm' && j - i <= 12) {
+                i = j;
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
+}
+
+struct FigureSpelling {
+    LogFigure figure;
+    std::regex pattern;  // group 1 is the number
+};
+
+const std::vector<FigureSpelling>& figureSpellings() {
+    using F = LogFigure;
+    constexpr auto icase = std::regex::ECMAScript | std::regex::icase;
+    constexpr auto exact = std::regex::ECMAScript;
+    static const std::vector<FigureSpelling> spellings{
+        {F::M, std::regex(R"((?:^|[^\w])M\s*=\s*(\d+))", exact)},
+        {F::Tokens, std::regex(R"((?:#new-token|(?:^|[^\w#])(?:num_tokens|n_tokens|tokens))\s*[:=]\s*(\d+))", icase)},
+        {F::N, std::regex(R"(out_features\s*[:=]\s*(\d+))", icase)},
+        {F::N, std::regex(R"((?:^|[^\w])(?:N|OC)\s*[:=]\s*(\d+))", exact)},
+        {F::K, std::regex(R"(in_features\s*[:=]\s*(\d+))", icase)},
+        {F::K, std::regex(R"((?:^|[^\w])(?:K|IC)\s*[:=]\s*(\d+))", exact)},
+        {F::GroupSize, std::regex(R"((?:q_group_size|group_size|group size)\s*[:=]?\s*(\d+))", icase)},
+        {F::Batch, std::regex(R"((?:^|[^\w])(?:batch_size|batch size|bs|batch)\s*[:=]?\s*(\d+))", icase)},
+        {F::Batch, std::regex(R"((\d+)\s+(?:sequences|seqs|requests)\b)", icase)},
+        {F::Batch, std::regex(R"(#new-seq\s*:\s*(\d+))", icase)},
+        {F::Seq, std::regex(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|seq|sequence length)\s*[:=]\s*(\d+))", icase)},
+        {F::Seq, std::regex(R"((\d+)\s+tokens?\s+each)", icase)},
+        {F::HeadDim, std::regex(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase)},
+        {F::HeadDimV, std::regex(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase)},
+        {F::Heads, std::regex(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase)},
+        {F::Threads, std::regex(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase)},
+        {F::Registers, std::regex(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase)},
+        {F::Registers, std::regex(R"(used\s+(\d+)\s+registers)", icase)},
+    };
+    return spellings;
+}
+
+std::optional<std::int64_t> toInteger(std::string_view digits) {
+    std::int64_t value = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+    return value;
+}
+
+// Upper-case words of letters and digits: "NVIDIA GeForce RTX-4090 (sm_89)" -> NVIDIA GEFORCE RTX 4090 SM 89.
+std::vector<std::string> words(std::string_view text) {
+    std::vector<std::string> out;
+    std::string current;
+    for (char c : text) {
+        const char u = toUpperAscii(c);
+        if ((u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')) {
+            current += u;
+        } else if (!current.empty()) {
+            out.push_back(std::move(current));
+            current.clear();
+        }
+    }
+    if (!current.empty()) out.push_back(std::move(current));
+    return out;
+}
+
+bool hasDigit(const std::string& word) {
+    return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+bool isMemoryWord(const std::string& word) {
+    return word.size() > 2 && word.compare(word.size() - 2, 2, "GB") == 0 &&
+           std::all_of(word.begin(), word.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The words that name a product in the database: its model ("RTX 4090", "H100"), its memory
+// ("80GB") and the rest ("PCIE", "SXM5", "HBM3") that tell variants of one model apart.
+struct ProductName {
+    std::vector<std::string> model;
+    std::string memory;
+    std::vector<std::string> qualifiers;
+    const DeviceSpec* device = nullptr;
+};
+
+ProductName productName(const DeviceSpec& device) {
+    static const std::vector<std::string> kVendorWords{"NVIDIA", "GEFORCE", "TESLA", "QUADRO"};
+    // "PRO" is part of the model in "RTX PRO 6000": without it any "6000" (a Quadro RTX 6000) would match.
+    static const std::vector<std::string> kSeriesWords{"RTX", "GTX", "TITAN", "PRO"};
+    ProductName name;
+    name.device = &device;
+    std::vector<std::string> list;
+    for (auto& w : words(device.name))
+        if (std::find(kVendorWords.begin(), kVendorWords.end(), w) == kVendorWords.end()) list.push_back(w);
+    std::size_t model = list.size();
+    for (std::size_t i = 0; i < list.size(); ++i)
+        if (hasDigit(list[i]) && !isMemoryWord(list[i])) {
+            model = i;
+            break;
+        }
+    if (model == list.size()) return name;
+    std::size_t first = model;
+    while (first > 0 && std::find(kSeriesWords.begin(), kSeriesWords.end(), list[first - 1]) != kSeriesWords.end()) --first;
+    name.model.assign(list.begin() + static_cast<std::ptrdiff_t>(first), list.begin() + static_cast<std::ptrdiff_t>(model) + 1);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i >= first && i <= model) continue;
+        if (isMemoryWord(list[i])) name.memory = list[i];
+        else name.qualifiers.push_back(list[i]);
+    }
+    return name;
+}
+
+// Where `model` occurs in `text` as whole words (also run together: "RTX4090"); npos when not.
+std::size_t findModel(const std::vector<std::string>& text, const std::vector<std::string>& model, std::size_t* length) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (i + model.size() <= text.size() && std::equal(model.begin(), model.end(), text.begin() + static_cast<std::ptrdiff_t>(i))) {
+            *length = model.size();
+            return i;
+        }
+        std::string joined;
+        for (const auto& m : model) joined += m;
+        if (model.size() > 1 && text[i] == joined) {
+            *length = 1;
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
+bool qualifierMatches(const std::string& mentioned, const std::string& known) {
+    const std::size_t n = std::min(mentioned.size(), known.size());
+    return n >= 3 && mentioned.compare(0, n, known, 0, n) == 0;  // "SXM" fits "SXM5"
+}
+
+}  // namespace
+
+Result<LogText> LogText::parse(std::string_view raw) {
+    if (std::all_of(raw.begin(), raw.end(),
+                    [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }))
+        return makeError("the input is empty: paste or pipe the log or traceback that holds the error");
+    std::size_t control = 0;
+    for (char c : raw) {
+        if (c == '\0') return makeError("the input is binary (it contains NUL bytes), not a text log");
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' && c != kEscape && c != kBell) ++control;
+    }
+    if (static_cast<double>(control) > kMaxControlShare * static_cast<double>(raw.size()))
+        return makeError("the input is binary (" + std::to_string(control) + " control bytes), not a text log");
+
+    LogText log;
+    std::size_t start = 0;
+    while (start <= raw.size()) {
+        std::size_t end = raw.find('\n', start);
+        if (end == std::string_view::npos) end = raw.size();
+        std::string line = stripAnsi(raw.substr(start, end - start));
+        while (!line.empty() && (line.back() == '\r' || isBlank(line.back()))) line.pop_back();
+        std::replace(line.begin(), line.end(), '\r', ' ');  // progress-bar rewrites inside a line
+        log.m_lines.push_back(std::move(line));
+        if (end == raw.size()) break;
+        start = end + 1;
+    }
+    while (log.m_lines.size() > 1 && log.m_lines.back().empty()) log.m_lines.pop_back();
+    for (const auto& line : log.m_lines) log.m_lower.push_back(lowercase(line));
+    return log;
+}
+
+std::string_view LogText::withoutPrefix(int index) const {
+    static const std::regex prefix(
+        R"(^(?:\s*(?:\[[^\]]{0,80}\]:?|\([A-Za-z_][\w.]* pid=\d+(?:, ip=[\d.]+)?\)|rank\s*\d+:|\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|[IWEF]\d{4} [\d:.]+(?:\s+\d+)?\s+[\w.]+:\d+\]|(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\b:?))+\s*)");
+    const std::string& text = line(index);
+    std::smatch match;
+    std::string_view view = text;
+    if (std::regex_search(text, match, prefix)) view.remove_prefix(static_cast<std::size_t>(match.length(0)));
+    while (!view.empty() && isBlank(view.front())) view.remove_prefix(1);
+    return view;
+}
+
+bool LogText::isTracebackSource(int index) const {
+    static const std::regex frame(R"(^\s*File "[^"]*", line \d+)");
+    for (int i = index - 1; i >= 0; --i) {
+        const std::string_view previous = withoutPrefix(i);
+        if (previous.empty()) continue;
+        return std::regex_search(previous.begin(), previous.end(), frame);
+    }
+    return false;
+}
+
+std::optional<std::int64_t> LogText::figure(LogFigure figure, int index, int window) const {
+    if (auto hit = figureHit(figure, index, window)) return hit->value;
+    return std::nullopt;
+}
+
+std::optional<LogText::FigureHit> LogText::figureHit(LogFigure figure, int index, int window) const {
+    for (int i = std::min(index, lineCount() - 1); i >= 0 && i >= index - window; --i) {
+        const std::string& text = line(i);
+        std::optional<std::pair<std::ptrdiff_t, FigureHit>> best;  // leftmost spelling on the line
+        for (const auto& spelling : figureSpellings()) {
+            if (spelling.figure != figure) continue;
+            std::smatch match;
+            if (!std::regex_search(text, match, spelling.pattern)) continue;
+            const auto value = toInteger(match.str(1));
+            if (value && (!best || match.position(1) < best->first)) {
+                std::string matched = match.str(0);
+                while (!matched.empty() && (matched.front() == ' ' || matched.front() == '\t' || matched.front() == '"' ||
+                                            matched.front() == ',' || matched.front() == '(' || matched.front() == '{'))
+                    matched.erase(0, 1);
+                best = std::make_pair(match.position(1), FigureHit{*value, i, matched});
+            }
+        }
+        if (best) return best->second;
+    }
+    return std::nullopt;
+}
+
+int LogText::nearestLineWith(std::span<const std::string_view> keywords, int index, int before, int after) const {
+    auto holds = [&](int i) {
+        if (i < 0 || i >= lineCount()) return false;
+        const std::string& lower = m_lower[static_cast<std::size_t>(i)];
+        return std::all_of(keywords.begin(), keywords.end(), [&](std::string_view k) { return lower.find(k) != std::string::npos; });
+    };
+    for (int d = 0; d <= std::max(before, after); ++d) {
+        if (d <= before && holds(index - d)) return index - d;
+        if (d > 0 && d <= after && holds(index + d)) return index + d;
+    }
+    return -1;
+}
+
+std::optional<ComputeCapability> findArchitecture(std::string_view text) {
+    static const std::regex sm(R"((?:^|[^A-Za-z0-9])sm_?(\d{2,3})[af]?(?![0-9]))", std::regex::ECMAScript | std::regex::icase);
+    static const std::regex capability(R"(has compute capability\s*(\d+)\.(\d+))", std::regex::ECMAScript | std::regex::icase);
+    std::match_results<std::string_view::const_iterator> match;
+    if (std::regex_search(text.begin(), text.end(), match, sm)) {
+        const auto version = toInteger(match.str(1));
+        if (version) return ComputeCapability{static_cast<int>(*version / 10), static_cast<int>(*version % 10)};
+    }
+    if (std::regex_search(text.begin(), text.end(), match, capability)) {
+        const auto major = toInteger(match.str(1));
+        const auto minor = toInteger(match.str(2));
+        if (major && minor) return ComputeCapability{static_cast<int>(*major), static_cast<int>(*minor)};
+    }
+    return std::nullopt;
+}
+
+std::string lowercaseAscii(std::string_view text) { return lowercase(text); }
+
+std::string archNameOf(ComputeCapability cc) { return "sm_" + std::to_string(cc.smVersion()); }
+
+namespace {
+
+// The database's product names, built once per log, with the lowercase word every mention of
+// each must contain (a cheap prefilter before splitting a line into words).
+struct ProductIndex {
+    std::vector<ProductName> names;
+    std::vector<std::string> keys;
+
+    explicit ProductIndex(const DeviceDatabase& devices) {
+        for (const auto& device : devices.devices()) {
+            names.push_back(productName(device));
+            keys.push_back(names.back().model.empty() ? std::string() : lowercase(names.back().model.back()));
+        }
+    }
+    bool mayName(std::string_view lower) const {
+        return std::any_of(keys.begin(), keys.end(),
+                           [&](const std::string& k) { return !k.empty() && lower.find(k) != std::string_view::npos; });
+    }
+};
+
+std::vector<std::string> matchProducts(std::string_view text, const ProductIndex& index, std::string* matched) {
+    const std::vector<std::string> textWords = words(text);
+    std::vector<const ProductName*> found;
+    std::size_t at = 0, length = 0;
+    for (const auto& name : index.names) {
+        if (name.model.empty()) continue;
+        std::size_t len = 0;
+        const std::size_t pos = findModel(textWords, name.model, &len);
+        if (pos == std::string::npos) continue;
+        if (found.empty()) {
+            at = pos;
+            length = len;
+        }
+        if (pos == at) found.push_back(&name);
+    }
+    if (found.empty()) return {};
+    // The words right after the model ("80GB HBM3", "PCIe") tell the database's variants apart.
+    constexpr std::size_t kQualifierWords = 6;
+    const auto after = textWords.begin() + static_cast<std::ptrdiff_t>(at + length);
+    const std::vector<std::string> tail(
+        after, textWords.begin() + static_cast<std::ptrdiff_t>(std::min(textWords.size(), at + length + kQualifierWords)));
+    std::vector<std::pair<int, const ProductName*>> scored;
+    for (const auto* name : found) {
+        bool contradicts = false;
+        int score = 0;
+        for (const auto& word : tail) {
+            if (isMemoryWord(word) && !name->memory.empty() && word != name->memory) contradicts = true;
+            if (isMemoryWord(word) && word == name->memory) ++score;
+            for (const auto& q : name->qualifiers)
+                if (qualifierMatches(word, q)) ++score;
+        }
+        if (!contradicts) scored.emplace_back(score, name);
+    }
+    if (matched) {
+        *matched = "";
+        for (std::size_t i = at; i < at + length; ++i) *matched += (matched->empty() ? "" : " ") + textWords[i];
+    }
+    std::vector<std::string> ids;
+    const int best = scored.empty() ? 0 : std::max_element(scored.begin(), scored.end())->first;
+    for (const auto& [score, name] : scored)
+        if (score == best) ids.push_back(name->device->id);
+    return ids;
+}
+
+}  // namespace
+
+std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched) {
+    return matchProducts(text, ProductIndex(devices), matched);
+}
+
+std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDatabase& devices) {
+    std::vector<DeviceMention> mentions;
+    const ProductIndex index(devices);
+    for (int i = 0; i < log.lineCount(); ++i) {
+        DeviceMention mention;
+        mention.line = i;
+        const std::string& lower = log.lowerLine(i);
+        if (index.mayName(lower)) mention.ids = matchProducts(log.line(i), index, &mention.text);
+        if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
+            mention.cc = findArchitecture(log.line(i));
+        if (!mention.cc && !mention.ids.empty()) {
+            const DeviceSpec* first = devices.find(mention.ids.front());
+            const bool shared = std::all_of(mention.ids.begin(), mention.ids.end(), [&](const std::string& id) {
+                return devices.find(id)->computeCapability == first->computeCapability;
+            });
+            if (shared) mention.cc = first->computeCapability;
+        }
+        if (mention.cc && mention.ids.empty()) mention.text = archNameOf(*mention.cc);
+        if (!mention.ids.empty() || mention.cc) mentions.push_back(std::move(mention));
+    }
+    return mentions;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,201 @@
+#include "core/model/fix_finder.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "core/model/device_spec.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr std::int64_t kLocalScan = 1024;  // every value this close is tried one by one
+
+class AxisProbe {
+public:
+    // Every parameter in `parameters` takes the probed value together (head_dim and head_dim_v,
+    // which FA2 needs equal, move as one); the range is the one all of them accept.
+    AxisProbe(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, std::vector<int> parameters)
+        : m_kernel(kernel), m_shape(shape), m_device(device), m_parameters(std::move(parameters)) {
+        m_minimum = std::numeric_limits<std::int64_t>::min();
+        m_maximum = std::numeric_limits<std::int64_t>::max();
+        for (int parameter : m_parameters) {
+            const auto& spec = kernel.family->parameters()[static_cast<std::size_t>(parameter)];
+            m_minimum = std::max(m_minimum, spec.minimum);
+            m_maximum = std::min(m_maximum, spec.maximum);
+        }
+        m_original = plan(shape[m_parameters.front()]);
+    }
+
+    std::int64_t minimum() const { return m_minimum; }
+    std::int64_t maximum() const { return m_maximum; }
+
+    LaunchPlan plan(std::int64_t value) const {
+        Shape probe = m_shape;
+        for (int parameter : m_parameters) probe[parameter] = value;
+        return m_kernel.family->plan(m_kernel.variant, probe, m_device, PlanDetail::Brief);
+    }
+    bool passes(std::int64_t value) const { return plan(value).ok(); }
+    // Still failing for the reason `reference` failed: the side of the boundary we left.
+    bool failsAs(std::int64_t value, const LaunchPlan& reference) const {
+        const LaunchPlan p = plan(value);
+        return p.verdict == reference.verdict &&
+               (p.limit ? p.limit->name : std::string_view{}) == (reference.limit ? reference.limit->name : std::string_view{});
+    }
+    const LaunchPlan& original() const { return m_original; }
+
+private:
+    const KernelChoice& m_kernel;
+    const Shape& m_shape;
+    const DeviceSpec& m_device;
+    std::vector<int> m_parameters;
+    std::int64_t m_minimum = 0;
+    std::int64_t m_maximum = 0;
+    LaunchPlan m_original;
+};
+
+// Nearest passing value in [from, limit] stepping by `direction`, scanning at most kLocalScan values.
+std::optional<std::int64_t> scan(const AxisProbe& probe, std::int64_t from, std::int64_t direction) {
+    for (std::int64_t step = 0; step < kLocalScan; ++step) {
+        const std::int64_t value = from + direction * step;
+        if (value < probe.minimum() || value > probe.maximum()) return std::nullopt;
+        if (probe.passes(value)) return value;
+    }
+    return std::nullopt;
+}
+
+// Probe values beyond the local scan, nearest first: doubling distances from the origin, and halving
+// distances to the range's end (so a small passing band near the end, such as M 1..512 seen from
+// M = 2^24, is not jumped over).
+std::vector<std::int64_t> farProbes(const AxisProbe& probe, std::int64_t origin, std::int64_t direction) {
+    const std::int64_t span = direction > 0 ? probe.maximum() - origin : origin - probe.minimum();
+    std::vector<std::int64_t> distances;
+    for (int shift = 10; shift < 63 && (std::int64_t{1} << shift) < span; ++shift) distances.push_back(std::int64_t{1} << shift);
+    for (int shift = 0; shift < 63 && (span >> shift) > 0; ++shift) distances.push_back(span - (span >> shift));
+    distances.push_back(span);  // the range's end itself
+    std::erase_if(distances, [&](std::int64_t d) { return d < kLocalScan; });
+    std::sort(distances.begin(), distances.end());
+    distances.erase(std::unique(distances.begin(), distances.end()), distances.end());
+    std::vector<std::int64_t> values;
+    for (std::int64_t d : distances) values.push_back(origin + direction * d);
+    return values;
+}
+
+// Far side of one direction: walks the probes until the current failure is left behind, bisects for
+// the boundary, then scans past it for the first value that passes. When the boundary leads into a
+// different failure (e.g. grid overflow, then out of memory), that failure is left behind in turn.
+std::optional<std::int64_t> searchFar(const AxisProbe& probe, std::int64_t origin, std::int64_t direction) {
+    constexpr int kMaxFailureChanges = 8;
+    LaunchPlan reference = probe.original();
+    std::int64_t inside = origin;  // known to fail as `reference`
+    int changes = 0;
+    for (std::int64_t candidate : farProbes(probe, origin, direction)) {
+        if ((candidate - inside) * direction <= 0) continue;  // already behind the current boundary
+        if (probe.failsAs(candidate, reference)) {
+            inside = candidate;
+            continue;
+        }
+        std::int64_t lo = inside, hi = candidate;  // lo fails as reference, hi does not
+        while ((hi - lo) * direction > 1) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            (probe.failsAs(mid, reference) ? lo : hi) = mid;
+        }
+        if (auto found = scan(probe, hi, direction)) return found;
+        if (++changes > kMaxFailureChanges) break;
+        reference = probe.plan(hi);
+        inside = hi;
+        if (probe.failsAs(candidate, reference)) inside = candidate;
+    }
+    return std::nullopt;
+}
+
+std::string joinIds(const std::vector<std::string>& ids) {
+    std::string out;
+    for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
+    return out;
+}
+
+// Nearest value at which the plan passes with every parameter of `parameters` set to it.
+std::optional<std::int64_t> nearestPassingTogether(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
+                                                   std::vector<int> parameters) {
+    const std::int64_t origin = shape[parameters.front()];
+    const AxisProbe probe(kernel, shape, device, std::move(parameters));
+    if (probe.minimum() > probe.maximum()) return std::nullopt;
+    std::optional<std::int64_t> below = scan(probe, origin, -1);
+    std::optional<std::int64_t> above = scan(probe, origin, +1);
+    if (!below) below = searchFar(probe, origin, -1);
+    if (!above) above = searchFar(probe, origin, +1);
+    if (below && above) return (origin - *below) <= (*above - origin) ? below : above;
+    return below ? below : above;
+}
+
+// The parameters other than `parameter` that hold the same value on the same axis scale (head_dim
+// and head_dim_v, not head_dim and a flag): when the failing one cannot move alone, they may have to
+// move with it.
+std::vector<int> partnersOf(const KernelChoice& kernel, const Shape& shape, int parameter) {
+    const auto& parameters = kernel.family->parameters();
+    const auto& spec = parameters[static_cast<std::size_t>(parameter)];
+    std::vector<int> partners;
+    for (int other = 0; other < shape.size(); ++other)
+        if (other != parameter && shape[other] == shape[parameter] && parameters[static_cast<std::size_t>(other)].scale == spec.scale)
+            partners.push_back(other);
+    return partners;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, int parameter) {
+    if (parameter < 0 || parameter >= shape.size()) return std::nullopt;
+    return nearestPassingTogether(kernel, shape, device, {parameter});
+}
+
+void attachFix(LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& device, const DeviceDatabase* database) {
+    if (plan.ok()) return;
+    std::vector<std::string> parts;
+    const auto& parameters = kernel.family->parameters();
+    if (plan.failingParameter >= 0 && plan.failingParameter < plan.shape.size()) {
+        std::vector<int> moved{plan.failingParameter};
+        std::optional<std::int64_t> value = nearestPassingValue(kernel, plan.shape, device, plan.failingParameter);
+        if (!value) {
+            // head_dim=100 with head_dim_v=100: no head_dim alone passes (FA2 needs them equal), but
+            // moving both to 96 does. Try the parameters that hold the same value, together.
+            std::vector<int> together = partnersOf(kernel, plan.shape, plan.failingParameter);
+            if (!together.empty()) {
+                together.insert(together.begin(), plan.failingParameter);
+                value = nearestPassingTogether(kernel, plan.shape, device, together);
+                if (value) moved = together;
+            }
+        }
+        if (value) {
+            Shape fixed = plan.shape;
+            std::string names;
+            for (std::size_t i = 0; i < moved.size(); ++i) {
+                fixed[moved[i]] = *value;
+                names += (i == 0 ? "" : (i + 1 == moved.size() ? " and " : ", ")) + parameters[static_cast<std::size_t>(moved[i])].name;
+            }
+            plan.fixShape = fixed;
+            parts.push_back("nearest passing " + names + ": " + std::to_string(*value) + " (" + formatShape(fixed, parameters) + ")");
+        }
+    }
+    if (!plan.alternative.empty()) parts.push_back(plan.alternative);
+    if (database) {
+        std::vector<std::string> accepting;
+        for (const auto& other : database->devices()) {
+            if (other.id == device.id) continue;
+            if (kernel.family->plan(kernel.variant, plan.shape, other, PlanDetail::Brief).ok()) accepting.push_back(other.id);
+        }
+        if (!accepting.empty()) parts.push_back("this shape runs on " + joinIds(accepting));
+    }
+    plan.fix.clear();
+    for (const auto& part : parts) plan.fix += (plan.fix.empty() ? "" : "; or ") + part;
+}
+
+LaunchPlan planWithFix(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, const DeviceDatabase* database) {
+    LaunchPlan plan = kernel.family->plan(kernel.variant, shape, device, PlanDetail::Full);
+    attachFix(plan, kernel, device, database);
+    return plan;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,87 @@
+// KernelFamily: one bundled kernel family's parameters, variants and planner, and their registry.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/launch_plan.h"
+#include "core/model/shape.h"
+
+namespace tilescope {
+
+struct DeviceSpec;
+struct DiagnosisSignatures;
+
+// One axis of the Boundaries map a variant opens on: a parameter, and the range that shows its
+// boundary (0..0: the parameter's own explorer range, core/series/explorer_axis.h).
+struct MapAxisHint {
+    std::string parameter;  // "M"
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    int cells = 0;  // values along the axis; 0: the page's "cells per axis" (group_size: 4 powers of two, not 32 in-betweens)
+};
+
+struct VariantInfo {
+    std::string name;         // "legacy_grid_y"
+    std::string description;  // one line for lists and tooltips
+    std::string upstream;     // the upstream file whose launch design it follows
+    // The plane where this variant's failures are (gemv: M x group_size, it takes M=1 and groups of
+    // 64/128 only), so a map opened on it shows both sides of a boundary (issue #15 item 8).
+    MapAxisHint mapX;
+    MapAxisHint mapY;  // empty parameter: a 1-D map
+};
+
+class KernelFamily {
+public:
+    virtual ~KernelFamily() = default;
+
+    virtual std::string_view name() const = 0;                     // "awq_gemm"
+    virtual std::string_view title() const = 0;                    // "AWQ 4-bit GEMM"
+    virtual const std::vector<VariantInfo>& variants() const = 0;  // [0] is the default
+    virtual const ParameterList& parameters() const = 0;
+    // The only place this family's launch is computed. Never throws: failures are verdicts.
+    virtual LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const = 0;
+    // Every device function the planner may name in LaunchPlan::kernelSymbol.
+    virtual std::vector<std::string_view> kernelSymbols() const = 0;
+    // False for a family that only models launches (custom): no device code, so `run`, `sweep --run`
+    // and GPU > Run refuse it, and the register table has no entries for its symbols.
+    virtual bool hasDeviceCode() const { return true; }
+    // True when every kernel also has a bf16 instantiation, <symbol>_bf16 (`run --dtype bf16`).
+    virtual bool hasBf16Kernels() const { return false; }
+    // The family's error texts and clues for `diagnose` (kernels/<family>/diagnosis.cpp, which
+    // core/diagnosis/diagnosis_signatures.h describes); null when it has none.
+    virtual const DiagnosisSignatures* diagnosisSignatures() const { return nullptr; }
+
+    int variantIndex(std::string_view variantName) const;  // -1 when unknown
+
+protected:
+    // What every plan starts with: this family, the variant's name, the shape, and the device id
+    // (Full detail only: a sweep cell does not carry it). Planners call it first.
+    LaunchPlan startPlan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const;
+};
+
+class KernelRegistry {
+public:
+    void add(std::unique_ptr<KernelFamily> family);
+    const std::vector<std::unique_ptr<KernelFamily>>& families() const { return m_families; }
+    const KernelFamily* find(std::string_view name) const;
+    std::string names() const;  // "awq_gemv, awq_gemm, ..." for error messages
+
+private:
+    std::vector<std::unique_ptr<KernelFamily>> m_families;
+};
+
+// A family and one of its variants, resolved from user input.
+struct KernelChoice {
+    const KernelFamily* family = nullptr;
+    int variant = 0;
+    std::string_view variantName() const { return family->variants()[static_cast<std::size_t>(variant)].name; }
+};
+
+// Resolves "--kernel awq_gemm --variant legacy_grid_y"; an empty variant means the default.
+Result<KernelChoice> resolveKernel(const KernelRegistry& registry, std::string_view family, std::string_view variant);
+
+}  // namespace tilescope

@@ -1,0 +1,50 @@
+// Axes for interactive maps: a parameter's range cut into a number of cells, doubling (geometric)
+// for Log2 parameters and evenly stepped for linear ones, on values the kernel can be asked for
+// (multiples of the parameter's alignment: the rule the spin boxes step by, core/model/shape.h); and the
+// round values to label them with.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/model/shape.h"
+#include "core/model/sweep.h"
+
+namespace tilescope {
+
+// Values from `from` to `to` (clamped to the parameter's range, then moved inwards to multiples of
+// its alignment when the range holds one): exactly `cells` of them when the range holds that many
+// such values (explorerAxisCapacity), else all of them. Log2 axes start at max(from, 1) and keep
+// values with few significant binary digits (64, 96, 128, 192 ...), which divisibility checks expect.
+SweepAxis makeExplorerAxis(const ParameterSpec& parameter, int parameterIndex, std::int64_t from, std::int64_t to, int cells);
+
+// How many values makeExplorerAxis can put on an axis over `from` .. `to`: the multiples of the
+// alignment in range (every integer when the range holds none), from 1 up on Log2 axes.
+std::int64_t explorerAxisCapacity(const ParameterSpec& parameter, std::int64_t from, std::int64_t to);
+
+// Index of the value nearest `value` (in log distance on Log2 axes); -1 for an empty axis.
+int nearestAxisIndex(const SweepAxis& axis, std::int64_t value);
+
+// Where `value` falls in index coordinates (index i at i, fractional between neighbours,
+// interpolated in log2 on Log2 axes); values beyond the ends extrapolate by half a cell.
+double axisPosition(const SweepAxis& axis, std::int64_t value);
+
+// A label on a map axis: a round value at its place in index coordinates (axisPosition).
+struct AxisTick {
+    double position = 0.0;
+    std::int64_t value = 0;
+    friend bool operator==(const AxisTick&, const AxisTick&) = default;
+};
+// At most `maxTicks` labels at round values: powers of two on Log2 axes (every second, third ...
+// power when there are too many: 1, 4, 16 ...), multiples of a power of two on linear ones (128, 256
+// ... on head_dim); the axis's first value too when it is not round and has room. Labels keep at
+// least width / (2 maxTicks) cells apart (the small powers crowd the first cells of a Log2 axis).
+std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks);
+
+// The range an interactive axis starts with: the whole range of a linear parameter (its first and
+// last multiple of the alignment), and 1 .. min(maximum, kExplorerLog2Ceiling) for a doubling one.
+inline constexpr std::int64_t kExplorerLog2Ceiling = std::int64_t{1} << 16;
+std::pair<std::int64_t, std::int64_t> defaultExplorerRange(const ParameterSpec& parameter);
+
+}  // namespace tilescope

@@ -1,0 +1,351 @@
+// Every check here is one the DOM reader makes (core/json_io, core/json_reader, core/trace_io),
+// applied to simdjson's values; where this reader is unsure it declines (nullopt) rather than
+// guess, so a trace it takes reads as the DOM reader reads it, and any other is left to that
+// reader's error messages. Numbers follow nlohmann's types: an integer field takes an int64 or a
+// uint64 (up to the field's maximum), a number field any number or the strings "nan", "inf" and
+// "-inf" the writers use.
+#include "core/trace/native_trace_reader.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+#include "core/trace/json_io.h"
+#include "core/trace/trace_io.h"
+
+namespace tilescope {
+
+namespace {
+
+namespace dom = simdjson::dom;
+using nlohmann::ordered_json;
+
+static_assert(simdjson::SIMDJSON_PADDING <= kNativeTracePadding, "readNativeTraceFast's callers pad for simdjson");
+
+// The DOM reader's bounds (core/trace/json_io.cpp's readers).
+constexpr std::int64_t kMaxTime = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMinInt = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kMaxFileInteger = std::int64_t{1} << 62;
+constexpr std::int64_t kMaxRegisters = 1 << 16;
+constexpr double kMaxFileNumber = 1e300;
+constexpr std::size_t kMaxAxisValuesRead = 1 << 16;
+constexpr std::int64_t kMaxSplitsRead = 1 << 20;
+
+// A value as nlohmann's parser would have built it: non-negative integers unsigned, the last of
+// duplicate keys kept at the first one's place.
+ordered_json toJson(dom::element e) {
+    switch (e.type()) {
+        case dom::element_type::OBJECT: {
+            ordered_json j = ordered_json::object();
+            const dom::object object = e.get_object().value_unsafe();
+            for (dom::key_value_pair field : object) j[std::string(field.key)] = toJson(field.value);
+            return j;
+        }
+        case dom::element_type::ARRAY: {
+            ordered_json j = ordered_json::array();
+            const dom::array array = e.get_array().value_unsafe();
+            for (dom::element v : array) j.push_back(toJson(v));
+            return j;
+        }
+        case dom::element_type::INT64: {
+            const std::int64_t v = e.get_int64().value_unsafe();
+            return v >= 0 ? ordered_json(static_cast<std::uint64_t>(v)) : ordered_json(v);
+        }
+        case dom::element_type::UINT64: return ordered_json(e.get_uint64().value_unsafe());
+        case dom::element_type::DOUBLE: return ordered_json(e.get_double().value_unsafe());
+        case dom::element_type::STRING: return ordered_json(std::string(e.get_string().value_unsafe()));
+        case dom::element_type::BOOL: return ordered_json(e.get_bool().value_unsafe());
+        case dom::element_type::NULL_VALUE: break;
+    }
+    return ordered_json(nullptr);
+}
+
+// JsonReader::integer: an integer (int64, or uint64 up to `maximum`) in [minimum, maximum].
+bool integerIn(dom::element e, std::int64_t minimum, std::int64_t maximum, std::int64_t& out) {
+    std::int64_t v = 0;
+    if (e.type() == dom::element_type::INT64) {
+        v = e.get_int64().value_unsafe();
+    } else if (e.type() == dom::element_type::UINT64) {
+        const std::uint64_t u = e.get_uint64().value_unsafe();
+        if (u > static_cast<std::uint64_t>(maximum)) return false;
+        v = static_cast<std::int64_t>(u);
+    } else {
+        return false;
+    }
+    if (v < minimum || v > maximum) return false;
+    out = v;
+    return true;
+}
+
+// JsonReader::number: any number in [minimum, maximum], or "nan" / "inf" / "-inf" (not range-checked).
+bool numberIn(dom::element e, double minimum, double maximum, double& out) {
+    double v = 0.0;
+    switch (e.type()) {
+        case dom::element_type::INT64: v = static_cast<double>(e.get_int64().value_unsafe()); break;
+        case dom::element_type::UINT64: v = static_cast<double>(e.get_uint64().value_unsafe()); break;
+        case dom::element_type::DOUBLE: v = e.get_double().value_unsafe(); break;
+        case dom::element_type::STRING: {
+            const std::string_view s = e.get_string().value_unsafe();
+            if (s == "nan") out = std::numeric_limits<double>::quiet_NaN();
+            else if (s == "inf") out = std::numeric_limits<double>::infinity();
+            else if (s == "-inf") out = -std::numeric_limits<double>::infinity();
+            else return false;
+            return true;
+        }
+        default: return false;
+    }
+    if (!(v >= minimum && v <= maximum)) return false;
+    out = v;
+    return true;
+}
+
+bool isNull(const dom::element* e) { return !e || e->is_null(); }
+
+// The optional readers: absent or null is nullopt, anything else must be valid.
+bool optionalInteger(const dom::element* e, std::int64_t minimum, std::int64_t maximum, std::optional<std::int64_t>& out) {
+    if (isNull(e)) return true;
+    std::int64_t v = 0;
+    if (!integerIn(*e, minimum, maximum, v)) return false;
+    out = v;
+    return true;
+}
+
+bool text(const dom::element* e, std::string& out) {
+    std::string_view s;
+    if (!e || e->get_string().get(s)) return false;
+    out.assign(s);
+    return true;
+}
+
+bool dim3(const dom::element* e, Dim3& out) {
+    dom::array array;
+    if (!e || e->get_array().get(array) || array.size() != 3) return false;
+    std::int64_t* fields[] = {&out.x, &out.y, &out.z};
+    std::size_t i = 0;
+    for (dom::element v : array)
+        if (!integerIn(v, 0, kMaxFileInteger, *fields[i++])) return false;
+    return true;
+}
+
+// A JSON object's fields by name, the last of duplicates kept (as nlohmann's parser keeps it).
+template <std::size_t N>
+struct Fields {
+    std::array<dom::element, N> values{};
+    std::array<bool, N> present{};
+    const dom::element* operator[](std::size_t i) const { return present[i] ? &values[i] : nullptr; }
+};
+
+template <std::size_t N>
+bool collect(dom::element e, const std::array<std::string_view, N>& names, Fields<N>& out) {
+    dom::object object;
+    if (e.get_object().get(object)) return false;
+    for (dom::key_value_pair field : object) {
+        for (std::size_t i = 0; i < N; ++i) {
+            if (field.key == names[i]) {
+                out.values[i] = field.value;
+                out.present[i] = true;
+                break;
+            }
+        }
+    }
+    return true;
+}
+
+// recordFromJson.
+constexpr std::array<std::string_view, 18> kRecordFields = {"name",
+                                                            "start_ns",
+                                                            "end_ns",
+                                                            "device",
+                                                            "stream",
+                                                            "correlation_id",
+                                                            "external_id",
+                                                            "grid",
+                                                            "block",
+                                                            "registers_per_thread",
+                                                            "static_smem",
+                                                            "dynamic_smem",
+                                                            "shared_memory",
+                                                            "local_memory_per_thread",
+                                                            "shmem_limit_config",
+                                                            "kineto_occupancy_pct",
+                                                            "launch_api",
+                                                            "launch_start_ns"};
+
+bool readRecord(dom::element e, KernelRecord& r) {
+    Fields<kRecordFields.size()> f;
+    if (!collect(e, kRecordFields, f)) return false;
+    std::int64_t device = 0;
+    if (!text(f[0], r.name)) return false;
+    if (!f[1] || !integerIn(*f[1], -kMaxTime, kMaxTime, r.startNs)) return false;
+    if (!f[2] || !integerIn(*f[2], -kMaxTime, kMaxTime, r.endNs)) return false;
+    if (!f[3] || !integerIn(*f[3], -1, 1 << 20, device)) return false;
+    r.device = static_cast<int>(device);
+    if (!f[4] || !integerIn(*f[4], kMinInt, kMaxTime, r.stream)) return false;
+    if (!f[5] || !integerIn(*f[5], kMinInt, kMaxTime, r.correlationId)) return false;
+    if (!optionalInteger(f[6], kMinInt, kMaxTime, r.externalId)) return false;
+    if (!dim3(f[7], r.grid) || !dim3(f[8], r.block)) return false;
+    std::optional<std::int64_t> registers, limitConfig;
+    if (!optionalInteger(f[9], 0, kMaxRegisters, registers)) return false;
+    if (registers) r.registersPerThread = static_cast<int>(*registers);
+    if (!optionalInteger(f[10], 0, kMaxFileInteger, r.staticSmem) || !optionalInteger(f[11], 0, kMaxFileInteger, r.dynamicSmem) ||
+        !optionalInteger(f[12], 0, kMaxFileInteger, r.sharedMemory) ||
+        !optionalInteger(f[13], 0, kMaxFileInteger, r.localMemoryPerThread) || !optionalInteger(f[14], 0, 16, limitConfig))
+        return false;
+    if (limitConfig) r.shmemLimitConfig = static_cast<int>(*limitConfig);
+    if (!isNull(f[15])) {
+        double pct = 0.0;
+        if (!numberIn(*f[15], -kMaxFileNumber, kMaxFileNumber, pct)) return false;
+        r.kinetoOccupancyPct = pct;
+    }
+    if (!isNull(f[16]) && !text(f[16], r.launchApi)) return false;
+    if (!optionalInteger(f[17], -kMaxTime, kMaxTime, r.launchStartNs)) return false;
+    return r.endNs >= r.startNs;
+}
+
+// axisFromJson.
+bool readAxis(dom::element e, const ParameterList& parameters, SweepAxis& axis) {
+    constexpr std::array<std::string_view, 3> names = {"parameter", "scale", "values"};
+    Fields<names.size()> f;
+    if (!collect(e, names, f)) return false;
+    std::string name, scale;
+    if (!text(f[0], name)) return false;
+    axis.parameter = parameterIndex(parameters, name);
+    if (axis.parameter < 0 || !text(f[1], scale) || (scale != "log2" && scale != "linear")) return false;
+    axis.scale = scale == "log2" ? AxisScale::Log2 : AxisScale::Linear;
+    dom::array values;
+    if (!f[2] || f[2]->get_array().get(values) || values.size() == 0 || values.size() > kMaxAxisValuesRead) return false;
+    const auto& spec = parameters[static_cast<std::size_t>(axis.parameter)];
+    for (dom::element v : values) {
+        std::int64_t value = 0;
+        if (!integerIn(v, spec.minimum, spec.maximum, value)) return false;
+        axis.values.push_back(value);
+    }
+    return true;
+}
+
+// boundaryMapFromJson, with the cells read here.
+constexpr std::array<std::string_view, 9> kCellFields = {
+    "x", "y", "verdict", "smem", "grid_blocks", "occupancy_pct", "padding_waste", "tile_index", "splits"};
+
+bool readCell(dom::element e, std::int64_t x, const std::int64_t* y, BoundaryCell& cell) {
+    Fields<kCellFields.size()> f;
+    if (!collect(e, kCellFields, f)) return false;
+    std::int64_t v = 0;
+    if (!f[0] || !integerIn(*f[0], kMinInt, kMaxTime, v) || v != x) return false;
+    if (y && (!f[1] || !integerIn(*f[1], kMinInt, kMaxTime, v) || v != *y)) return false;
+    std::string_view verdict;
+    if (!f[2] || f[2]->get_string().get(verdict)) return false;
+    const auto parsed = verdictFromName(verdict);
+    if (!parsed) return false;
+    cell.verdict = *parsed;
+    if (!f[3] || !integerIn(*f[3], 0, kMaxFileInteger, cell.totalSmem)) return false;
+    if (!f[4] || !integerIn(*f[4], 0, kMaxFileInteger, cell.gridBlocks)) return false;
+    double number = 0.0;
+    if (isNull(f[5])) cell.occupancyPct = -1.0f;
+    else if (numberIn(*f[5], 0.0, 100.0, number)) cell.occupancyPct = static_cast<float>(number);
+    else return false;
+    if (!f[6] || !numberIn(*f[6], 0.0, 1.0, number)) return false;
+    cell.paddingWaste = static_cast<float>(number);
+    std::optional<std::int64_t> tile, splits;
+    if (!optionalInteger(f[7], -1, 127, tile) || !optionalInteger(f[8], 1, kMaxSplitsRead, splits)) return false;
+    cell.tileIndex = static_cast<signed char>(tile.value_or(-1));
+    cell.splits = static_cast<int>(splits.value_or(1));
+    return true;
+}
+
+std::optional<BoundaryMap> readSweep(dom::element e, std::size_t index, const KernelRegistry& registry) {
+    constexpr std::array<std::string_view, 7> names = {"device_spec", "kernel", "variant", "shape", "x", "y", "cells"};
+    Fields<names.size()> f;
+    if (!collect(e, names, f)) return std::nullopt;
+    const std::string pointer = "/sweeps/" + std::to_string(index);
+    if (!f[0] || !f[0]->is_object()) return std::nullopt;
+    auto device = deviceFromJson(toJson(*f[0]), pointer + "/device_spec");
+    std::string family, variant;
+    if (!device || !text(f[1], family) || !text(f[2], variant)) return std::nullopt;
+    auto kernel = resolveKernel(registry, family, variant);
+    if (!kernel || !f[3] || !f[3]->is_object()) return std::nullopt;
+    const auto& parameters = kernel->family->parameters();
+    auto base = shapeFromJson(toJson(*f[3]), parameters, pointer + "/shape");
+    SweepAxis x;
+    std::optional<SweepAxis> y;
+    if (!base || !f[4] || !readAxis(*f[4], parameters, x)) return std::nullopt;
+    if (!isNull(f[5])) {
+        y.emplace();
+        if (!readAxis(*f[5], parameters, *y) || y->parameter == x.parameter) return std::nullopt;
+    }
+    dom::array cells;
+    if (!f[6] || f[6]->get_array().get(cells) || cells.size() != x.values.size() * (y ? y->values.size() : 1)) return std::nullopt;
+    BoundaryMap map(*kernel, std::move(device).value(), *base, x, y);
+    // Cells run along x, then y; the map's axes are read back from it (tieFollowers may not change
+    // the swept values, but the DOM reader compares against the map's, so this does too).
+    int ix = 0, iy = 0;
+    for (dom::element cell : cells) {
+        const std::int64_t* yValue = map.yAxis() ? &map.yAxis()->values[static_cast<std::size_t>(iy)] : nullptr;
+        if (!readCell(cell, map.xAxis().values[static_cast<std::size_t>(ix)], yValue, map.cell(ix, iy))) return std::nullopt;
+        if (++ix == map.width()) {
+            ix = 0;
+            ++iy;
+        }
+    }
+    return map;
+}
+
+}  // namespace
+
+std::optional<Trace> readNativeTraceFast(const char* text, std::size_t size, const KernelRegistry& registry) {
+    // One parser is kept for the process: its buffers (about twice the largest trace read) are
+    // fresh memory the first time, and faulting them in costs far more than the parse (a 200 MB
+    // trace: ~1.2 s against ~0.2 s, docs/PERFORMANCE.md), so later reads reuse them. A read while
+    // another holds it uses a parser of its own.
+    static std::mutex sharedMutex;
+    static dom::parser shared;
+    std::unique_lock lock(sharedMutex, std::try_to_lock);
+    dom::parser own;
+    dom::parser& parser = lock.owns_lock() ? shared : own;
+    // The DOM reader refuses more than kMaxTraceNesting levels before parsing; simdjson's depth
+    // limit declines them here too (a trace nests 8 deep).
+    if ((parser.capacity() < size || parser.max_depth() != kMaxTraceNesting) && parser.allocate(size, kMaxTraceNesting))
+        return std::nullopt;
+    dom::element root;
+    if (parser.parse(reinterpret_cast<const std::uint8_t*>(text), size, false).get(root)) return std::nullopt;
+    dom::object object;
+    if (root.get_object().get(object)) return std::nullopt;
+
+    // Everything but the records and the sweeps through the DOM reader's own code.
+    ordered_json rest = ordered_json::object();
+    std::optional<dom::array> records, sweeps;
+    for (dom::key_value_pair field : object) {
+        if (field.key == "records" || field.key == "sweeps") {
+            dom::array array;
+            if (field.value.get_array().get(array)) return std::nullopt;
+            (field.key == "records" ? records : sweeps) = array;
+            rest[std::string(field.key)] = ordered_json::array();
+        } else {
+            rest[std::string(field.key)] = toJson(field.value);
+        }
+    }
+    auto trace = traceFromJson(rest, registry);
+    if (!trace) return std::nullopt;
+
+    std::size_t index = 0;
+    for (dom::element sweep : *sweeps) {
+        auto map = readSweep(sweep, index++, registry);
+        if (!map) return std::nullopt;
+        trace->sweeps.push_back(std::move(*map));
+    }
+    trace->records.reserve(records->size());
+    for (dom::element element : *records) {
+        KernelRecord record;
+        if (!readRecord(element, record)) return std::nullopt;
+        trace->records.push_back(std::move(record));
+    }
+    return std::move(trace).value();
+}
+
+}  // namespace tilescope
