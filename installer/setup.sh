@@ -17,8 +17,9 @@ packages=(cmake ninja-build g++ git pkg-config nlohmann-json3-dev libcli11-dev l
           libsimdjson-dev zlib1g-dev patchelf)
 # tests/fuzz/run.sh: clang with libFuzzer and the sanitizer runtimes. dpkg-dev, appstream and
 # desktop-file-utils: the package test (it validates the metainfo and the .desktop entry).
-# clang-format-14: the layout check (tests/format).
-packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream desktop-file-utils clang-format-14)
+# clang-format-14: the layout check (tests/format). ccache: the ci, sanitizer and fuzz builds compile
+# the same device code; with ccache they compile it once (kernels/CMakeLists.txt).
+packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream desktop-file-utils clang-format-14 ccache)
 if [ "$gui" = 1 ]; then
   packages+=(qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqcustomplot-dev libgl-dev xvfb xauth)
 fi

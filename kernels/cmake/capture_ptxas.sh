@@ -2,6 +2,9 @@
 # CUDA compiler launcher: runs one nvcc compile (built with -Xptxas -v) and keeps ptxas' resource
 # report beside the object as <object>.ptxas, for GenerateResourceTable.cmake. The report lines are
 # kept out of the build log; everything else nvcc prints (warnings, errors) still reaches it.
+# When the command is `ccache nvcc ...` (kernels/CMakeLists.txt), the build directory must not be part of
+# ccache's key (it is by default for a -g compile), so that the ci and sanitizer builds share entries.
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 object=""
 previous=""
 for argument in "$@"; do

@@ -12,8 +12,8 @@ harnesses=("$@")
 build="${TILESCOPE_FUZZ_BUILD:-build/fuzz}"
 
 if [ ! -f "$build/build.ninja" ]; then
-  # The `fuzz` preset (CMakePresets.json): clang, libFuzzer, ASan + UBSan, one CUDA arch (the
-  # harnesses need the planners' register table, not every arch's SASS).
+  # The `fuzz` preset (CMakePresets.json): clang, libFuzzer, ASan + UBSan. Its device code (the
+  # planners' register table) is compiled exactly as the ci build's, so after that build ccache has it.
   cmake --preset fuzz -B "$build" >/dev/null
 fi
 # TILESCOPE_FUZZ_SKIP_BUILD=1 runs the harnesses already built, without the build step.
