@@ -5,5 +5,5 @@ tilescope_kernel_family(awq_gemm
   REFERENCE reference.cpp
   DEVICE kernel.cu
   DEVICE_TABLES awqGemmDeviceKernels
-  INPUTS ../common/awq_inputs.cpp
+  INPUTS ../awq_common/awq_inputs.cpp
   INPUTS_FACTORY prepareAwqGemmInputs)

@@ -12,7 +12,7 @@
 #include "kernels/awq_gemm/params.h"
 #include "kernels/awq_gemm/prefill.cuh"
 #include "kernels/awq_gemm/tile_common.cuh"
-#include "kernels/common/awq_format.h"
+#include "kernels/awq_common/awq_format.h"
 #include "kernels/common/mma.cuh"
 #include "kernels/device_kernels.h"
 

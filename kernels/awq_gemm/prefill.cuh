@@ -9,7 +9,7 @@
 #include "kernels/awq_gemm/gemm_index.h"
 #include "kernels/awq_gemm/params.h"
 #include "kernels/awq_gemm/tile_common.cuh"
-#include "kernels/common/awq_format.h"
+#include "kernels/awq_common/awq_format.h"
 #include "kernels/common/mma.cuh"
 
 namespace tilescope {

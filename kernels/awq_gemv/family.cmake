@@ -5,5 +5,5 @@ tilescope_kernel_family(awq_gemv
   REFERENCE reference.cpp
   DEVICE kernel.cu
   DEVICE_TABLES awqGemvDeviceKernels
-  INPUTS ../common/awq_inputs.cpp
+  INPUTS ../awq_common/awq_inputs.cpp
   INPUTS_FACTORY prepareAwqGemvInputs)

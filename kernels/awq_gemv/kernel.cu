@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "kernels/awq_gemv/params.h"
-#include "kernels/common/awq_format.h"
+#include "kernels/awq_common/awq_format.h"
 #include "kernels/device_kernels.h"
 
 namespace tilescope {

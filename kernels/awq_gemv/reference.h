@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/common/awq_quant.h"
+#include "kernels/awq_common/awq_quant.h"
 
 namespace tilescope::awq {
 

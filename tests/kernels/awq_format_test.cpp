@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "kernels/common/awq_format.h"
+#include "kernels/awq_common/awq_format.h"
 #include "kernels/common/float16.h"
 
 namespace tilescope::awq {

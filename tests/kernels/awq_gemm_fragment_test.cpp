@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kernels/awq_gemm/gemm_index.h"
-#include "kernels/common/awq_format.h"
-#include "kernels/common/awq_quant.h"
+#include "kernels/awq_common/awq_format.h"
+#include "kernels/awq_common/awq_quant.h"
 #include "kernels/common/float16.h"
 
 namespace tilescope::awq {

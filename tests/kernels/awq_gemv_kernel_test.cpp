@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "kernels/awq_gemv/reference.h"
-#include "kernels/common/awq_format.h"
-#include "kernels/common/awq_quant.h"
+#include "kernels/awq_common/awq_format.h"
+#include "kernels/awq_common/awq_quant.h"
 #include "kernels/common/float16.h"
 #include "kernels/common/reference_check.h"
 

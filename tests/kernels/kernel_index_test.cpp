@@ -10,7 +10,7 @@
 #include "kernels/attention/attention_index.h"
 #include "kernels/awq_gemm/gemm_index.h"
 #include "kernels/awq_gemm/plan.h"
-#include "kernels/common/awq_format.h"
+#include "kernels/awq_common/awq_format.h"
 #include "kernels/common/float16.h"
 #include "kernels/gemm_bucket/bucket_index.h"
 #include "kernels/gemm_bucket/plan.h"

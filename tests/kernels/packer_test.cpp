@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "kernels/common/awq_format.h"
-#include "kernels/common/awq_quant.h"
+#include "kernels/awq_common/awq_format.h"
+#include "kernels/awq_common/awq_quant.h"
 #include "kernels/common/float16.h"
 
 namespace tilescope::awq {

@@ -1,10 +1,10 @@
-#include "kernels/common/awq_quant.h"
+#include "kernels/awq_common/awq_quant.h"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 
-#include "kernels/common/awq_format.h"
+#include "kernels/awq_common/awq_format.h"
 #include "kernels/common/float16.h"
 
 namespace tilescope::awq {
