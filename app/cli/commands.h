@@ -43,7 +43,8 @@ void addDiagnoseCommand(CLI::App& app, int& exitCode);
 void addCheckModelCommand(CLI::App& app, int& exitCode);
 void addTraceCommand(CLI::App& app, int& exitCode);
 void addImportKinetoCommand(CLI::App& app, int& exitCode);
-// check-launch: kernels of a ptxas log, an Nsight Compute CSV or a profiler trace as custom launches (commands_check_launch.cpp).
+// check-launch: kernels of a ptxas log, an Nsight Compute CSV or a profiler trace as launches by their figures
+// (commands_check_launch.cpp).
 void addCheckLaunchCommand(CLI::App& app, int& exitCode);
 // --trace FILE of plan and sweep (commands_trace.cpp): save what the command did as a native trace.
 void savePlanTrace(const tilescope::LaunchPlan& plan, const tilescope::KernelChoice& kernel, const tilescope::DeviceSpec& device,

@@ -1,5 +1,6 @@
 // `check-launch`: kernels from a build log or a profile (ptxas -v, Nsight Compute CSV, PyTorch
-// profiler trace) made `custom` launches, each checked on every database device.
+// profiler trace) made launches of the family that takes a launch's own figures, each checked on
+// every database device.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,7 +15,6 @@
 #include "core/diagnosis/launch_report.h"
 #include "core/model/text_format.h"
 #include "kernels/builtin_kernels.h"
-#include "kernels/custom/plan.h"
 #include "kernels/runtime/device_query.h"
 
 namespace tilescope::cli {
@@ -121,10 +121,11 @@ struct KernelCheck {
 // The largest block (a multiple of the warp size, x only) whose registers fit the device, as
 // __launch_bounds__ could request: the block a launch of these figures can take at most.
 std::int64_t largestFittingBlock(const KernelFamily& family, Shape shape, const DeviceSpec& device) {
+    const LaunchFigureParameters& figures = *family.launchFigureParameters();
     for (std::int64_t threads = device.maxThreadsPerBlock; threads >= device.warpSize; threads -= device.warpSize) {
-        shape[CustomFamily::BlockX] = threads;
-        shape[CustomFamily::BlockY] = 1;
-        shape[CustomFamily::BlockZ] = 1;
+        shape[figures.blockX] = threads;
+        shape[figures.blockY] = 1;
+        shape[figures.blockZ] = 1;
         if (family.plan(0, shape, device, PlanDetail::Brief).verdict != Verdict::OutOfResources) return threads;
     }
     return device.warpSize;
@@ -135,6 +136,7 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
     KernelCheck check;
     check.launch = &launch;
     const ParameterList& parameters = kernel.family->parameters();
+    const LaunchFigureParameters& figures = *kernel.family->launchFigureParameters();
     if (!launch.registers) {
         check.unchecked = "the report gives no registers per thread";
         return check;
@@ -143,21 +145,21 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
     const Dim3 grid = launch.grid ? *launch.grid : gridOption.value_or(Dim3{1, 1, 1});
     if (!launch.grid)
         check.assumptions.push_back(gridOption ? "grid from --grid" : "grid (1, 1, 1): the report gives none, --grid sets one");
-    shape[CustomFamily::GridX] = grid.x;
-    shape[CustomFamily::GridY] = grid.y;
-    shape[CustomFamily::GridZ] = grid.z;
+    shape[figures.gridX] = grid.x;
+    shape[figures.gridY] = grid.y;
+    shape[figures.gridZ] = grid.z;
     const std::optional<Dim3> block = launch.block ? launch.block : blockOption;
     if (block) {
         if (!launch.block) check.assumptions.push_back("block from --block");
-        shape[CustomFamily::BlockX] = block->x;
-        shape[CustomFamily::BlockY] = block->y;
-        shape[CustomFamily::BlockZ] = block->z;
+        shape[figures.blockX] = block->x;
+        shape[figures.blockY] = block->y;
+        shape[figures.blockZ] = block->z;
     } else {
         check.assumptions.push_back(
             "block: the largest (a multiple of 32 threads) whose registers fit each device, as "
             "__launch_bounds__ could ask; --block sets one");
     }
-    shape[CustomFamily::Registers] = *launch.registers;
+    shape[figures.registers] = *launch.registers;
     std::int64_t staticSmem = launch.staticSmem.value_or(0);
     std::int64_t dynamicSmem = launch.dynamicSmem.value_or(0);
     if (launch.sharedMemoryTotal) {
@@ -166,8 +168,8 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
     } else if (!launch.dynamicSmem && launch.line > 0 && launch.grid) {
         check.assumptions.push_back("dynamic shared memory unknown: taken as 0");
     }
-    shape[CustomFamily::StaticSmem] = staticSmem;
-    shape[CustomFamily::DynamicSmem] = dynamicSmem;
+    shape[figures.staticSmem] = staticSmem;
+    shape[figures.dynamicSmem] = dynamicSmem;
     for (int p = 0; p < static_cast<int>(parameters.size()); ++p) {
         if (auto valid = checkParameterValue(parameters[static_cast<std::size_t>(p)], shape[p]); !valid) {
             check.unchecked = valid.error();
@@ -178,13 +180,12 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
         Shape deviceShape = shape;
         // A kernel that ran with more than the default limit opted in; one that did not need it may not have.
         // (Opting in raises the dynamic limit only: static shared memory past 48 KB never builds.)
-        deviceShape[CustomFamily::SmemOptin] = dynamicSmem > 0 && staticSmem + dynamicSmem > device->smemPerBlock ? 1 : 0;
-        if (!block) deviceShape[CustomFamily::BlockX] = largestFittingBlock(*kernel.family, deviceShape, *device);
+        deviceShape[figures.smemOptin] = dynamicSmem > 0 && staticSmem + dynamicSmem > device->smemPerBlock ? 1 : 0;
+        if (!block) deviceShape[figures.blockX] = largestFittingBlock(*kernel.family, deviceShape, *device);
         DeviceResult result{device, kernel.family->plan(kernel.variant, deviceShape, *device, PlanDetail::Full)};
         attachFix(result.plan, kernel, *device, nullptr);
-        // ptxas' refusal names the function it compiled, not the custom family's label.
-        if (result.plan.limit && result.plan.limit->name == "static_smem_per_block")
-            result.plan.message = tooMuchSharedDataText(launch.name, result.plan.limit->actual, result.plan.limit->limit);
+        // A compiler's refusal names the function it compiled, not the family's label.
+        if (!result.plan.ok()) result.plan.message = kernel.family->refusalFor(result.plan, launch.name);
         check.results.push_back(std::move(result));
     }
     bool optedIn = false;
@@ -354,8 +355,8 @@ ordered_json checksJson(const std::string& input, const LaunchReport& report, co
             {"pass", pass}};
 }
 
-int runCheckLaunch(const CheckLaunchOptions& o) {
-    const KernelChoice kernel = orInputError(resolveKernel(builtinKernels(), "custom", ""));
+int runCheckLaunch(const CheckLaunchOptions& o, const KernelFamily& family) {
+    const KernelChoice kernel{&family, 0};
     const std::optional<Dim3> block = o.block.empty() ? std::nullopt : std::optional<Dim3>(parseDims(o.block, "--block"));
     const std::optional<Dim3> grid = o.grid.empty() ? std::nullopt : std::optional<Dim3>(parseDims(o.grid, "--grid"));
     const int cudaRuntime = o.cuda.empty() ? defaultCudaRuntime() : orInputError(parseCudaRuntime(o.cuda));
@@ -375,6 +376,10 @@ int runCheckLaunch(const CheckLaunchOptions& o) {
 }  // namespace
 
 void addCheckLaunchCommand(CLI::App& app, int& exitCode) {
+    // The command checks reported launches as the family that takes a launch's own figures: none, no command.
+    const KernelFamily* family = builtinKernels().launchFiguresFamily();
+    if (!family) return;
+    const std::string name(family->name());
     auto* command = app.add_subcommand(
         "check-launch",
         "Check the kernels of a build log or a profile (ptxas -v, ncu --csv, PyTorch profiler trace) on every database GPU.\n"
@@ -382,9 +387,9 @@ void addCheckLaunchCommand(CLI::App& app, int& exitCode) {
     command->footer(
         "Inputs: ptxas reports (nvcc -Xptxas -v or --resource-usage; cuobjdump --dump-resource-usage), Nsight Compute CSV "
         "(ncu --csv --page details with the Launch Statistics section, or --page raw with the launch__* metrics) and "
-        "PyTorch profiler traces (.json, .json.gz). Each kernel becomes a 'custom' launch (grid, block, registers, static "
-        "and dynamic shared memory) checked on each device as 'plan -k custom' would. A kernel whose shared memory passes "
-        "a device's 48 KB default is taken to opt in (one that ran with more did).");
+        "PyTorch profiler traces (.json, .json.gz). Each kernel becomes a '" +
+        name + "' launch (grid, block, registers, static and dynamic shared memory) checked on each device as 'plan -k " + name +
+        "' would. A kernel whose shared memory passes a device's 48 KB default is taken to opt in (one that ran with more did).");
     auto o = std::make_shared<CheckLaunchOptions>();
     command->add_option("input", o->input, "the log, CSV or trace; - reads standard input (not for a trace)")->required();
     command->add_option("--format", o->format, "ptxas, ncu or kineto (default: detected from the content)");
@@ -400,7 +405,7 @@ void addCheckLaunchCommand(CLI::App& app, int& exitCode) {
     command->add_flag("--json", o->json,
                       "{\"input\", \"format\", \"cuda_runtime\", \"devices\", \"notes\", \"kernels\": [{..., \"fails_on\", "
                       "\"results\": [per device]}], \"pass\"}");
-    command->callback([=, &exitCode] { exitCode = runCheckLaunch(*o); });
+    command->callback([=, &exitCode] { exitCode = runCheckLaunch(*o, *family); });
 }
 
 }  // namespace tilescope::cli

@@ -105,9 +105,7 @@ int runDiagnose(const std::string& path, const std::string& modelPath, bool json
         std::cout << diagnosisToJson(*diagnosis, builtinKernels()).dump(2) << '\n';
     } else if (diagnosis->findings.empty()) {
         std::cout << name << ": no known signature in " << diagnosis->lineCount << " lines\n"
-                  << "(known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar buckets, shared-memory capacity "
-                     "and launch limits, invalid configuration argument, invalid argument (CUDA 13 runtime, driver API), too many "
-                     "resources, out of memory)\n";
+                  << "(known: " << knownSignaturesText(builtinKernels()) << ")\n";
     } else {
         const auto& findings = diagnosis->findings;
         std::cout << findings.size() << (findings.size() == 1 ? " finding" : " findings") << " in " << name << " (" << diagnosis->lineCount

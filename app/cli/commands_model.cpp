@@ -135,7 +135,7 @@ void runKernels(const std::string& name, bool json) {
 
 // ---- plan -------------------------------------------------------------------------------
 
-// The launches after the main one (split-KV attention's combine): symbol, grid, block, shared
+// The launches after the main one (a split-KV combine): symbol, grid, block, shared
 // memory, registers and occupancy of each.
 void appendExtraLaunchRows(std::vector<std::vector<std::string>>& rows, const LaunchPlan& plan, const DeviceSpec& device) {
     for (const ExtraLaunch& e : plan.extraLaunches) {
@@ -212,7 +212,7 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
         std::snprintf(waste, sizeof waste, "%.1f %%", plan.paddingWaste * 100.0);
         rows.push_back({"padding waste", waste});
     }
-    // No launch moves nothing: zero bytes and FLOPs is a planner that models no traffic (custom's figures).
+    // No launch moves nothing: zero bytes and FLOPs is a planner that models no traffic (a launch by its figures).
     if (launched && plan.bytesMoved == 0.0 && plan.flops == 0.0) {
         rows.push_back({"traffic", "unknown (this kernel's plan models no memory traffic)"});
     } else if (launched) {

@@ -226,7 +226,7 @@ std::optional<Gpu> openGpu(int ordinal, bool cupti = true) {
     return g;
 }
 
-// A family that only models launches (custom) has nothing to launch: refused before a GPU is opened.
+// A family that only models launches has nothing to launch: refused before a GPU is opened.
 void requireDeviceCode(const KernelChoice& kernel) {
     if (kernel.family->hasDeviceCode()) return;
     throw UsageError{"kernel '" + std::string(kernel.family->name()) +

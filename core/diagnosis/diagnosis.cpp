@@ -43,6 +43,16 @@ std::vector<std::string> matchDeviceName(std::string_view text, const DeviceData
     return ids;
 }
 
+std::string knownSignaturesText(const KernelRegistry& kernels) {
+    std::string titles;
+    for (const auto& family : kernels.families())
+        if (const DiagnosisSignatures* own = family->diagnosisSignatures(); own && !own->signatures.empty())
+            titles += (titles.empty() ? "" : ", ") + std::string(family->title());
+    return "the upstream checks of " + titles +
+           "; shared-memory capacity and launch limits, invalid configuration argument, invalid argument (CUDA 13 runtime, "
+           "driver API), too many resources, out of memory";
+}
+
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices) {
     return diagnoseText(text, kernels, devices, DiagnosisOptions{});
 }

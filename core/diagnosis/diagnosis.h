@@ -106,6 +106,10 @@ struct DiagnosisOptions {
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices,
                                const DiagnosisOptions& options);
 
+// What the diagnosis knows, for an answer that found no signature: the upstream checks of each
+// family that contributes its own error texts (by title), then core's generic ones.
+std::string knownSignaturesText(const KernelRegistry& kernels);
+
 // {"findings": [...]}: each with kind, family, variant, message, line, shape, device, fix,
 // command, consequence_of (null when none) and the fields after them.
 nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelRegistry& kernels);

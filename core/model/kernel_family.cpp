@@ -11,6 +11,8 @@ int KernelFamily::variantIndex(std::string_view variantName) const {
     return -1;
 }
 
+std::string KernelFamily::refusalFor(const LaunchPlan& plan, std::string_view /*function*/) const { return plan.message; }
+
 LaunchPlan KernelFamily::startPlan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
     LaunchPlan plan;
     plan.family = name();
@@ -25,6 +27,12 @@ void KernelRegistry::add(std::unique_ptr<KernelFamily> family) { m_families.push
 const KernelFamily* KernelRegistry::find(std::string_view name) const {
     for (const auto& family : m_families)
         if (family->name() == name) return family.get();
+    return nullptr;
+}
+
+const KernelFamily* KernelRegistry::launchFiguresFamily() const {
+    for (const auto& family : m_families)
+        if (family->launchFigureParameters()) return family.get();
     return nullptr;
 }
 

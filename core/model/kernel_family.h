@@ -34,6 +34,14 @@ struct VariantInfo {
     MapAxisHint mapY;  // empty parameter: a 1-D map
 };
 
+// Where a family whose shape is one launch's own figures keeps each figure: the parameter index of
+// the grid, block, registers per thread, static and dynamic shared memory and the opt-in flag.
+struct LaunchFigureParameters {
+    int gridX, gridY, gridZ;
+    int blockX, blockY, blockZ;
+    int registers, staticSmem, dynamicSmem, smemOptin;
+};
+
 class KernelFamily {
 public:
     virtual ~KernelFamily() = default;
@@ -54,6 +62,13 @@ public:
     // The family's error texts and clues for `diagnose` (kernels/<family>/diagnosis.cpp, which
     // core/diagnosis/diagnosis_signatures.h describes); null when it has none.
     virtual const DiagnosisSignatures* diagnosisSignatures() const { return nullptr; }
+    // Non-null for a family that takes any kernel's launch by its own figures (grid, block, registers,
+    // shared memory), as a build log or a profile reports them: `check-launch` and File > Open Build
+    // Log open a reported kernel as this family.
+    virtual const LaunchFigureParameters* launchFigureParameters() const { return nullptr; }
+    // The plan's refusal as the compiler would word it for `function`, a reported kernel's own name
+    // (the plan names the family's label); the plan's message when the family has no such text.
+    virtual std::string refusalFor(const LaunchPlan& plan, std::string_view function) const;
 
     int variantIndex(std::string_view variantName) const;  // -1 when unknown
 
@@ -68,6 +83,8 @@ public:
     void add(std::unique_ptr<KernelFamily> family);
     const std::vector<std::unique_ptr<KernelFamily>>& families() const { return m_families; }
     const KernelFamily* find(std::string_view name) const;
+    // The first family that takes a launch's own figures (KernelFamily::launchFigureParameters); null when none.
+    const KernelFamily* launchFiguresFamily() const;
     std::string names() const;  // "awq_gemv, awq_gemm, ..." for error messages
 
 private:

@@ -174,7 +174,7 @@ __device__ __forceinline__ void ldmatrixX4Shared(std::uint32_t (&r)[4], std::uin
     __trap();
 #endif
 }
-// The .trans twin: each 8x8 matrix transposed (B fragments from a k-major tile, e.g. attention's V).
+// The .trans twin: each 8x8 matrix transposed (B fragments from a k-major tile, e.g. an attention kernel's V).
 __device__ __forceinline__ void ldmatrixX4TransShared(std::uint32_t (&r)[4], std::uint32_t address) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"

@@ -70,6 +70,18 @@ const ParameterList& CustomFamily::parameters() const {
 
 std::vector<std::string_view> CustomFamily::kernelSymbols() const { return {kCustomKernelSymbol}; }
 
+const LaunchFigureParameters* CustomFamily::launchFigureParameters() const {
+    static constexpr LaunchFigureParameters figures{GridX,  GridY,     GridZ,      BlockX,      BlockY,
+                                                    BlockZ, Registers, StaticSmem, DynamicSmem, SmemOptin};
+    return &figures;
+}
+
+std::string CustomFamily::refusalFor(const LaunchPlan& plan, std::string_view function) const {
+    if (plan.limit && plan.limit->name == "static_smem_per_block")
+        return tooMuchSharedDataText(function, plan.limit->actual, plan.limit->limit);
+    return plan.message;
+}
+
 LaunchPlan CustomFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
     LaunchPlan plan = startPlan(variant, shape, device, detail);
 

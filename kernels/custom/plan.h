@@ -19,6 +19,9 @@ public:
     std::vector<std::string_view> kernelSymbols() const override;
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
     bool hasDeviceCode() const override { return false; }
+    const LaunchFigureParameters* launchFigureParameters() const override;
+    // ptxas' refusal of static shared memory past the cap, naming `function` (tooMuchSharedDataText).
+    std::string refusalFor(const LaunchPlan& plan, std::string_view function) const override;
 };
 
 // The symbol every custom plan names: not a device function of this build, only the launch's label.

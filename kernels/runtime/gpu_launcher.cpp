@@ -79,7 +79,7 @@ private:
     std::size_t m_bytes = 0;
 };
 
-// A launch after the main kernel (split-KV attention's combine): same parameter block, same stream.
+// A launch after the main kernel (a split-KV combine): same parameter block, same stream.
 struct ExtraKernel {
     const void* function = nullptr;
     cudaLaunchConfig_t config{};
