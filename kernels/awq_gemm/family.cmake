@@ -6,4 +6,7 @@ tilescope_kernel_family(awq_gemm
   DEVICE kernel.cu
   DEVICE_TABLES awqGemmDeviceKernels
   INPUTS ../awq_common/awq_inputs.cpp
-  INPUTS_FACTORY prepareAwqGemmInputs)
+  INPUTS_FACTORY prepareAwqGemmInputs
+  GPU_CHECK gemm M=16,N=4096,K=4096,group_size=128
+  TESTS tests/plan_awq_gemm_test.cpp
+  KERNEL_TESTS tests/awq_gemm_fragment_test.cpp)

@@ -6,4 +6,7 @@ tilescope_kernel_family(awq_gemv
   DEVICE kernel.cu
   DEVICE_TABLES awqGemvDeviceKernels
   INPUTS ../awq_common/awq_inputs.cpp
-  INPUTS_FACTORY prepareAwqGemvInputs)
+  INPUTS_FACTORY prepareAwqGemvInputs
+  GPU_CHECK gemv M=1,N=4096,K=4096,group_size=128
+  TESTS tests/plan_awq_gemv_test.cpp
+  KERNEL_TESTS tests/awq_gemv_kernel_test.cpp)

@@ -6,4 +6,6 @@ tilescope_kernel_family(gemm_bucket
   DEVICE kernel.cu
   DEVICE_TABLES gemmBucketDeviceKernels
   INPUTS inputs.cpp
-  INPUTS_FACTORY prepareGemmBucketInputs)
+  INPUTS_FACTORY prepareGemmBucketInputs
+  GPU_CHECK oproj M=64,N=7168,K=2048
+  TESTS tests/plan_gemm_bucket_test.cpp)

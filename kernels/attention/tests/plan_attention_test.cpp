@@ -5,8 +5,8 @@
 
 #include "kernels/attention/plan.h"
 #include "kernels/attention/split_kv_index.h"
-#include "plan_rows.h"
-#include "test_support.h"
+#include "tests/core/plan_rows.h"
+#include "tests/core/test_support.h"
 
 namespace tilescope {
 namespace {

@@ -11,7 +11,7 @@
 #include "core/trace/trace_io.h"
 #include "core/trace/trace_summary.h"
 #include "kernels/attention/plan.h"
-#include "test_support.h"
+#include "tests/core/test_support.h"
 
 namespace tilescope {
 namespace {

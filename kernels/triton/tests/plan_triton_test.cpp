@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/triton/plan.h"
-#include "test_support.h"
+#include "tests/core/test_support.h"
 
 namespace tilescope {
 namespace {

@@ -1,8 +1,8 @@
 // awq_gemv against KERNELS.md section 1: every check, message, limit, fix and launch figure.
 #include <gtest/gtest.h>
 
-#include "plan_rows.h"
-#include "test_support.h"
+#include "tests/core/plan_rows.h"
+#include "tests/core/test_support.h"
 
 namespace tilescope {
 namespace {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "kernels/gemm_bucket/plan.h"
-#include "plan_rows.h"
-#include "test_support.h"
+#include "tests/core/plan_rows.h"
+#include "tests/core/test_support.h"
 
 namespace tilescope {
 namespace {
