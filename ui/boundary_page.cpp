@@ -232,8 +232,8 @@ void BoundaryPage::rebuildParameterBoxes() {
 
 void BoundaryPage::resetAxesForFamily() {
     rebuildParameterBoxes();
-    // Each variant names the plane its failures lie on (core VariantInfo::mapX/mapY: gemv's is
-    // M x group_size, attention's head_dim x head_dim_v), so the map opens on both sides of a boundary.
+    // Each variant names the plane its failures lie on (core VariantInfo::mapX/mapY, e.g. M x group_size
+    // or head_dim x head_dim_v), so the map opens on both sides of a boundary.
     const ParameterList& parameters = m_state->parameters();
     const KernelChoice kernel = m_state->kernel();
     const VariantInfo& variant = kernel.family->variants()[static_cast<std::size_t>(kernel.variant)];
@@ -241,7 +241,7 @@ void BoundaryPage::resetAxesForFamily() {
     const int x = hintedX >= 0 ? hintedX : 0;
     const int y = variant.mapY.parameter.empty() ? -1 : parameterIndex(parameters, variant.mapY.parameter);
     setAxes(x, y, m_cells->value());
-    // A hinted range replaces the parameter's explorer range (gemv: M 1..16 rather than 1..2^20).
+    // A hinted range replaces the parameter's explorer range (e.g. M 1..16 rather than 1..2^20).
     auto applyHint = [&](SweepAxis& axis, const MapAxisHint& hint) {
         if ((hint.from == 0 && hint.to == 0) || rememberedRange(axis.parameter)) return;  // the user's range wins
         const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis.parameter)];

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "core/model/text_format.h"
+#include "kernels/builtin_kernels.h"
 #include "ui/qt_text.h"
 
 namespace tilescope {
@@ -20,6 +21,12 @@ QString dimText(const std::optional<Dim3>& d) {
 
 QString bytesText(const std::optional<std::int64_t>& bytes) {
     return bytes ? QString::fromStdString(withThousands(*bytes)) : QObject::tr("unknown");
+}
+
+// The family a chosen kernel opens as: the one that takes a launch's own figures.
+QString launchFamilyName() {
+    const KernelFamily* family = builtinKernels().launchFiguresFamily();
+    return family ? toQString(family->name()) : QString();
 }
 
 }  // namespace
@@ -56,10 +63,10 @@ BuildLogDialog::BuildLogDialog(const QString& path, QWidget* parent) : QDialog(p
         return;
     }
     m_report = std::move(*report);
-    QString summary = tr("%n kernel(s) from a %1 report. Choose one to open it as a custom launch; figures the report "
-                         "does not give keep the custom defaults (a ptxas report has no grid or block).",
+    QString summary = tr("%n kernel(s) from a %1 report. Choose one to open it as a %2 launch; figures the report "
+                         "does not give keep the %2 defaults (a ptxas report has no grid or block).",
                          "", static_cast<int>(m_report.launches.size()))
-                          .arg(toQString(launchReportKindName(m_report.kind)));
+                          .arg(toQString(launchReportKindName(m_report.kind)), launchFamilyName());
     for (const std::string& note : m_report.notes) summary += QLatin1Char('\n') + QString::fromStdString(note);
     m_summary->setText(summary);
     m_table->setRowCount(static_cast<int>(m_report.launches.size()));

@@ -1,5 +1,6 @@
 // BuildLogDialog (File > Open Build Log…): the kernels of a ptxas report, an Nsight Compute CSV or a
-// profiler trace, one row each; the chosen one opens in the explorer as a `custom` launch.
+// profiler trace, one row each; the chosen one opens in the explorer as a launch of the family that
+// takes a launch's own figures (KernelRegistry::launchFiguresFamily).
 #pragma once
 
 #include <QDialog>
@@ -21,7 +22,7 @@ public:
     const QString& error() const { return m_error; }  // why the file could not be read
     int rowCount() const;
     void selectRow(int row);
-    // The chosen kernel as custom parameters ("grid_x=64,...,smem_optin=1"); empty when none is chosen
+    // The chosen kernel as that family's parameters ("grid_x=64,...,smem_optin=1"); empty when none is chosen
     // or its registers are unknown.
     QString chosenShapeText() const;
     QString chosenName() const;

@@ -236,11 +236,9 @@ void DiagnoseDock::diagnose() {
     m_model->setDiagnosis(std::move(*diagnosis));
     if (count == 0) {
         m_details->clear();
-        m_status->setText(tr("No known signature in %1 %2. Known: the AWQ GEMV/GEMM checks, FlashAttention's checks, gemm_ar "
-                             "buckets, shared-memory capacity and launch limits, invalid configuration argument, invalid argument (CUDA 13 "
-                             "runtime, driver API), too many resources, out of memory.")
+        m_status->setText(tr("No known signature in %1 %2. Known: %3.")
                               .arg(lines)
-                              .arg(lines == 1 ? tr("line") : tr("lines")));
+                              .arg(lines == 1 ? tr("line") : tr("lines"), toQString(knownSignaturesText(m_state->registry()))));
         return;
     }
     m_status->setText((count == 1 ? tr("1 finding in %1 lines") : tr("%1 findings in %2 lines").arg(count)).arg(lines) +

@@ -1,6 +1,6 @@
 // LaunchPage: grid, block, threads, shared memory, registers and waves, each as a bar against
 // its device limit (red where over, limits named), above the same figures as a table; a call
-// of two kernels (split-KV attention) shows the second launch's bars below the first's.
+// of two kernels (a split-KV combine after the main one) shows the second launch's bars below the first's.
 #pragma once
 
 #include "ui/plot_page.h"

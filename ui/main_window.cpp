@@ -47,8 +47,8 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     scroll->setWidget(m_shapePanel);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    // The panel never scrolls sideways: the dock is as wide as the panel's widest row ("awq_gemv —
-    // AWQ 4-bit GEMV" was clipped behind a horizontal scroll bar, issue #15 item 12).
+    // The panel never scrolls sideways: the dock is as wide as the panel's widest row (a family's
+    // "name — title" entry was clipped behind a horizontal scroll bar, issue #15 item 12).
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(m_shapePanel->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     auto* dock = new QDockWidget(tr("Shape"), this);

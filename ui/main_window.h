@@ -80,7 +80,8 @@ public:
     // open trace has unsaved runs.
     void openTrace(const QString& path);
     // File > Open Build Log…: the kernels of a ptxas report, an Nsight Compute CSV or a profiler trace;
-    // the chosen one opens as the custom kernel with its figures. False when nothing was opened.
+    // the chosen one opens, with its figures, as the family that takes a launch's own figures. False when
+    // nothing was opened.
     bool openBuildLog(const QString& path);
     bool isLoading() const { return m_loading != nullptr; }
     bool saveTraceTo(const QString& path);

@@ -82,7 +82,7 @@ void MainWindow::buildTracePages() {
     connect(m_document, &TraceDocument::pathChanged, this, refreshLabel);
     refreshLabel();
     connect(m_gpu, &GpuRunController::availabilityChanged, this, &MainWindow::refreshGpuActions);
-    connect(m_state, &ExplorerState::kernelChanged, this, &MainWindow::refreshGpuActions);  // custom has nothing to run
+    connect(m_state, &ExplorerState::kernelChanged, this, &MainWindow::refreshGpuActions);  // a family may have nothing to run
     connect(m_gpu, &GpuRunController::finished, this, &MainWindow::onGpuFinished);
     connect(m_gpu, &GpuRunController::progress, this, [this](int done, int total) {
         if (!m_gpuProgress) return;
@@ -198,9 +198,11 @@ bool MainWindow::openBuildLog(const QString& path) {
     }
     if (dialog.exec() != QDialog::Accepted) return false;
     const QString shape = dialog.chosenShapeText();
-    if (shape.isEmpty() || !m_state->setKernel(QStringLiteral("custom"), QStringLiteral("launch")) || !m_state->setShapeText(shape))
+    const KernelFamily* family = m_state->registry().launchFiguresFamily();
+    if (shape.isEmpty() || !family || !m_state->setKernel(toQString(family->name()), toQString(family->variants().front().name)) ||
+        !m_state->setShapeText(shape))
         return false;
-    statusBar()->showMessage(tr("%1 opened as a custom launch").arg(dialog.chosenName()), 5000);
+    statusBar()->showMessage(tr("%1 opened as a %2 launch").arg(dialog.chosenName(), toQString(family->name())), 5000);
     return true;
 }
 
@@ -355,7 +357,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 void MainWindow::refreshGpuActions() {
     const bool gpuAvailable = m_gpu->availability() == GpuRunController::Availability::Available;
     const KernelFamily& family = *m_state->kernel().family;
-    // A family that only models launches (custom) has no device code to run, whatever the GPU.
+    // A family that only models launches has no device code to run, whatever the GPU.
     const bool runnable = family.hasDeviceCode();
     const bool available = gpuAvailable && !m_gpu->isBusy() && runnable;
     const QString why =

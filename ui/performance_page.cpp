@@ -87,7 +87,8 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     m_empty->setText(
         tr("No measured sweep in this trace.\n\n"
            "Run a sweep on a GPU:\n"
-           "tilescope-cli sweep --run -k gemm_bucket -s N=7168,K=2048 --x M=1:512:+1 > runs.jsonl\n"
+           "tilescope-cli sweep --run -k FAMILY -s NAME=VALUE,... --x NAME=FROM:TO:+STEP > runs.jsonl\n"
+           "(tilescope-cli kernels lists the families and their parameters)\n"
            "and open runs.jsonl, or use GPU > Sweep the Boundary Map on the GPU;\n"
            "or open a trace holding one (File > Open Trace: a *.tilescope.json with measured runs,\n"
            "or a GPU worker's *.jsonl / *.jsonl.gz)."));

@@ -77,7 +77,7 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(16);
     }
-    // The list itself shows whole entries ("attention — FlashAttention-style forward").
+    // The list itself shows whole entries ("<name> — <title>", the widest family's too).
     m_family->view()->setMinimumWidth(m_family->view()->sizeHintForColumn(0) + 24);
     for (int i = 0; i < m_family->count(); ++i) m_family->setItemData(i, m_family->itemText(i), Qt::ToolTipRole);
     auto* kernelBox = new QGroupBox(tr("Kernel and device"));

@@ -21,7 +21,7 @@ namespace {
 
 // Points along the axis: Full plans are cheap enough for this many on every edit.
 constexpr int kTilePoints = 512;
-// The gemm_bucket cells top out at 512, so a linear M axis shows the staircase best.
+// A bucketed planner's largest cell is 512 rows, so a linear M axis to 640 shows its staircase best.
 constexpr std::int64_t kDefaultTileAxisEnd = 640;
 
 int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }

@@ -1,5 +1,5 @@
-// TilesPage: the tile or bucket the planner chooses along one parameter (e.g. M -> the
-// gemm_bucket cell staircase with its padding waste, head_dim -> the attention tile).
+// TilesPage: the tile or bucket the planner chooses along one parameter (e.g. M -> a bucketed
+// planner's cell staircase with its padding waste, head_dim -> the tile an attention planner picks).
 #pragma once
 
 #include "core/series/tile_series.h"

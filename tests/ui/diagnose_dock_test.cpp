@@ -249,6 +249,9 @@ private slots:
         QVERIFY(dock->openLog(dataPath("tests/data/diagnose_no_signature.log")));
         QCOMPARE(dock->model()->rowCount(), 0);
         QVERIFY2(dock->statusLabel()->text().startsWith(QStringLiteral("No known signature")), qPrintable(dock->statusLabel()->text()));
+        // What it knows is what `diagnose` prints: the same registry-built list.
+        QVERIFY2(dock->statusLabel()->text().contains(toQString(knownSignaturesText(window.state()->registry()))),
+                 qPrintable(dock->statusLabel()->text()));
 
         QVERIFY(!dock->openLog(dataPath("tests/data/diagnose_binary.bin")));
         QCOMPARE(dock->model()->rowCount(), 0);
