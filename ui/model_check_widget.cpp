@@ -113,19 +113,19 @@ bool ModelCheckWidget::recheck() {
         return false;
     }
     const ModelConfig& m = *model;
-    m_source->setText(
-        tr("<b>%1</b> (%2) — AWQ %3-bit \"%4\" → %5/%6, group_size %7; hidden %8, intermediate %9, heads %10 (kv %11), "
-           "head_dim %12 — on <b>%13</b> (%14)")
-            .arg(toQString(m.name).toHtmlEscaped(), toQString(m.architecture).toHtmlEscaped())
-            .arg(m.bits)
-            .arg(toQString(m.version).toHtmlEscaped(), toQString(packingFamily(m.packing)), toQString(packingVariant(m.packing)))
-            .arg(m.groupSize)
-            .arg(m.hiddenSize)
-            .arg(m.intermediateSize)
-            .arg(m.heads)
-            .arg(m.kvHeads)
-            .arg(m.headDim)
-            .arg(QString::fromStdString(m_state->device().id), toQString(m_state->device().name).toHtmlEscaped()));
+    const std::string_view linearFamily = packingFamily(m.packing, m_state->registry());
+    m_source->setText(tr("<b>%1</b> (%2) — AWQ %3-bit \"%4\" → %5/%6, group_size %7; hidden %8, intermediate %9, heads %10 (kv %11), "
+                         "head_dim %12 — on <b>%13</b> (%14)")
+                          .arg(toQString(m.name).toHtmlEscaped(), toQString(m.architecture).toHtmlEscaped())
+                          .arg(m.bits)
+                          .arg(toQString(m.version).toHtmlEscaped(), toQString(linearFamily), toQString(packingVariant(m.packing)))
+                          .arg(m.groupSize)
+                          .arg(m.hiddenSize)
+                          .arg(m.intermediateSize)
+                          .arg(m.heads)
+                          .arg(m.kvHeads)
+                          .arg(m.headDim)
+                          .arg(QString::fromStdString(m_state->device().id), toQString(m_state->device().name).toHtmlEscaped()));
     m_source->setToolTip(m_path);
     QString error;
     ModelCheckOptions options;

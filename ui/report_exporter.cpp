@@ -22,6 +22,7 @@
 #include <map>
 
 #include "core/series/timeline_layout.h"
+#include "kernels/builtin_kernels.h"
 #include "ui/boundary_page.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
@@ -264,7 +265,7 @@ void ReportExporter::setUpPdfDevice(QPagedPaintDevice* device) {
 std::unique_ptr<QTextDocument> ReportExporter::pdfDocument(const ReportContent& content, QPagedPaintDevice* device) {
     // QTextDocument reads images from its resources: the embedded data URIs become named ones,
     // scaled to the page width; it knows no <figure>, so captions become paragraphs.
-    QString text = QString::fromStdString(reportHtml(content));
+    QString text = QString::fromStdString(reportHtml(content, builtinKernels()));
     auto document = std::make_unique<QTextDocument>();
     document->documentLayout()->setPaintDevice(device);
     const QSizeF page(device->width(), device->height());
@@ -341,9 +342,9 @@ Result<void> ReportExporter::exportReport(ReportContent content, const QString& 
             auto written = writeText(folder.filePath(QString::fromStdString(plot.fileName)), QByteArray::fromStdString(plot.png));
             if (!written) return written;
         }
-        return writeText(path, QByteArray::fromStdString(reportMarkdown(content, folderName.toStdString())));
+        return writeText(path, QByteArray::fromStdString(reportMarkdown(content, builtinKernels(), folderName.toStdString())));
     }
-    if (suffix != QLatin1String("pdf")) return writeText(path, QByteArray::fromStdString(reportHtml(content)));
+    if (suffix != QLatin1String("pdf")) return writeText(path, QByteArray::fromStdString(reportHtml(content, builtinKernels())));
 
     QPdfWriter writer(path);
     writer.setTitle(QString::fromStdString(content.title));

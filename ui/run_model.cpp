@@ -5,6 +5,7 @@
 
 #include "core/series/report_text.h"
 #include "core/trace/trace_summary.h"
+#include "kernels/builtin_kernels.h"
 #include "ui/qt_text.h"
 
 namespace tilescope {
@@ -56,14 +57,15 @@ void RunModel::setTrace(const Trace* trace) {
     beginResetModel();
     m_trace = trace;
     m_flags = trace ? flagRecords(*trace, trace->records) : std::vector<RecordFlags>{};
-    m_figures = trace ? runFigures(*trace, DeviceDatabase::embedded(), m_calibrations) : std::vector<std::optional<RunFigures>>{};
+    m_figures =
+        trace ? runFigures(*trace, builtinKernels(), DeviceDatabase::embedded(), m_calibrations) : std::vector<std::optional<RunFigures>>{};
     endResetModel();
 }
 
 void RunModel::setCalibrations(std::vector<Calibration> calibrations) {
     m_calibrations = std::move(calibrations);
     if (!m_trace || m_trace->runs.empty()) return;
-    m_figures = runFigures(*m_trace, DeviceDatabase::embedded(), m_calibrations);
+    m_figures = runFigures(*m_trace, builtinKernels(), DeviceDatabase::embedded(), m_calibrations);
     emit dataChanged(index(0, Gbps), index(static_cast<int>(m_trace->runs.size()) - 1, Roofline));
 }
 

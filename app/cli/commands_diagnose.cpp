@@ -149,8 +149,8 @@ void printModelCheck(const ModelCheck& check) {
     std::vector<std::vector<std::string>> header;
     header.push_back({"model", m.name + (m.architecture.empty() ? "" : " (" + m.architecture + ")") + ", " + m.path});
     header.push_back({"quantization", "AWQ " + std::to_string(m.bits) + "-bit, version \"" + m.version + "\" -> " +
-                                          std::string(packingFamily(m.packing)) + " / " + std::string(packingVariant(m.packing)) +
-                                          ", group_size " + std::to_string(m.groupSize) +
+                                          std::string(packingFamily(m.packing, builtinKernels())) + " / " +
+                                          std::string(packingVariant(m.packing)) + ", group_size " + std::to_string(m.groupSize) +
                                           (m.zeroPoint ? std::string(", zero_point ") + (*m.zeroPoint ? "true" : "false") : "") + " (" +
                                           m.quantSource + ")"});
     header.push_back({"architecture", "hidden " + std::to_string(m.hiddenSize) + ", intermediate " + std::to_string(m.intermediateSize) +

@@ -158,7 +158,7 @@ void appendExtraLaunchRows(std::vector<std::vector<std::string>>& rows, const La
 std::string estimateText(const LaunchPlan& plan, const DeviceSpec& device) {
     const Roofline ceilings = datasheetRoofline(device, database());
     if (!plan.ok()) return "none (the call does not run)";
-    const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family));
+    const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family, builtinKernels()));
     if (!estimate) return "unknown (" + device.id + " has no datasheet bandwidth or peak for this call)";
     return formatEstimate(*estimate, ceilings.source) + (plan.occupancy ? "" : ", waves unknown (needs the register count)");
 }
@@ -236,7 +236,7 @@ int runPlan(const KernelOptions& options, bool json, const std::string& tracePat
         ordered_json j = planToJson(plan, r.kernel.family->parameters());
         if (withEstimate) {
             const Roofline ceilings = datasheetRoofline(r.device, database());
-            const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family));
+            const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family, builtinKernels()));
             j["estimate"] = estimate ? estimateToJson(*estimate, ceilings.source) : ordered_json(nullptr);
             j["roofline"] = rooflineToJson(ceilings);
         }
@@ -364,7 +364,7 @@ void printSweepEstimates(const BoundaryMap& map) {
         {parameters[static_cast<std::size_t>(map.xAxis().parameter)].name, "verdict", "tile", "waves", "estimate (us)", "bound (us)"}};
     for (int ix = 0; ix < map.width(); ++ix) {
         const LaunchPlan plan = map.planAt(ix, 0, nullptr);
-        const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family));
+        const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family, builtinKernels()));
         char waves[32] = "unknown", estimateUs[32] = "-", boundUs[32] = "-";
         if (plan.occupancy) std::snprintf(waves, sizeof waves, "%.2f", plan.occupancy->waves);
         if (estimate) {

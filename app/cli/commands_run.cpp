@@ -274,7 +274,7 @@ int runCommand(const RunCommandOptions& o) {
     options.tracer = gpu->tracer.get();
     const RunResult result = runOnGpu(kernel, plan, options);
     const Roofline ceilings = rooflineForGpu(gpu->device, o.calibration);
-    const RooflineDtype dtype = o.dtype == "bf16" ? RooflineDtype::Bf16 : rooflineDtypeOf(kernel.family->name());
+    const RooflineDtype dtype = o.dtype == "bf16" ? RooflineDtype::Bf16 : kernel.family->elementType();
     if (o.json) std::cout << runToJson(result, kernel, gpu->device, ceilings, dtype).dump(2) << '\n';
     else printRun(result, kernel, gpu->device, ceilings, dtype);
     // Saved before a fatal exit: a run that broke the context is the one worth keeping.
@@ -307,7 +307,7 @@ int runSweepOnGpu(const KernelChoice& kernel, const Shape& base, const SweepAxis
             options.tracer = gpu->tracer.get();
             options.launchId = ++launchId;
             const RunResult result = runOnGpu(kernel, plan, options);
-            ordered_json line = runToJson(result, kernel, gpu->device, ceilings, rooflineDtypeOf(kernel.family->name()));
+            ordered_json line = runToJson(result, kernel, gpu->device, ceilings, kernel.family->elementType());
             line["cell"] = {{"x", ix}, {"y", iy}, {"total", x.values.size() * height}};
             std::cout << line.dump() << std::endl;  // one line per finished cell: the GUI's progress
             exitIfFatal(result);

@@ -224,12 +224,12 @@ void addTraceCommand(CLI::App& app, int& exitCode) {
         const DeviceDatabase& database = DeviceDatabase::embedded();
         if (*summaryJson) {
             ordered_json j = traceSummaryToJson(t);
-            ordered_json achieved = rooflineFiguresToJson(t, database, calibrations);
+            ordered_json achieved = rooflineFiguresToJson(t, builtinKernels(), database, calibrations);
             if (!achieved.empty()) j["achieved"] = std::move(achieved);
             if (*summaryCliffs) j["cliffs"] = cliffsToJson(t, builtinKernels(), database, calibrations);
             std::cout << j.dump(2) << '\n';
         } else {
-            std::cout << traceSummaryText(t) << rooflineFiguresText(t, database, calibrations);
+            std::cout << traceSummaryText(t) << rooflineFiguresText(t, builtinKernels(), database, calibrations);
             if (*summaryCliffs) std::cout << cliffsText(t, builtinKernels(), database, calibrations);
         }
         exitCode = kExitOk;

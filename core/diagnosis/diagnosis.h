@@ -43,14 +43,14 @@ struct DiagnosisCandidate {
 // A layer of the model the log names, planned at the finding's shape.
 struct DiagnosisLayer {
     std::string name;                   // "gate_proj"
-    std::vector<DiagnosisValue> shape;  // N, K, group_size (linear) or heads, head_dim (attention)
+    std::vector<DiagnosisValue> shape;  // N, K, group_size (linear) or heads, head_dim (an attention call)
     Verdict verdict = Verdict::Ok;
     std::string message;
 };
 
 struct DiagnosisFinding {
     Verdict kind = Verdict::InvalidLaunch;  // what the log shows, in KERNELS.md's verdict kinds
-    std::string signature;                  // stable id of the matched signature, "awq_gemv.batch"
+    std::string signature;                  // stable id of the matched signature, "<family>.batch", "cuda.out_of_memory"
     std::string title;                      // one line for a list: "AWQ GEMV kernel got batch 2"
     std::string family;                     // "" when the text does not say which kernel
     std::string variant;                    // "" when unknown

@@ -131,13 +131,13 @@ std::string FindingBuilder::familyFromContext() const {
     if (const CatalogModel* m = model()) {
         m_familyNote =
             (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version + "\" checkpoint";
-        return std::string(packingFamily(m->config.packing));
+        return std::string(packingFamily(m->config.packing, m_scope.kernels));
     }
     const int awq = findAwqMention(m_scope.log);
     if (awq >= 0 && innermostFrameMayBeLinear()) {
         const std::string& lower = m_scope.log.lowerLine(awq);
         m_familyNote = "the log names AWQ on line " + std::to_string(awq + 1) + " (\"" + trimmed(m_scope.log.line(awq)) + "\")";
-        return std::string(packingFamily(lower.find("gemv") != std::string::npos ? AwqPacking::Gemv : AwqPacking::Gemm));
+        return std::string(packingFamily(lower.find("gemv") != std::string::npos ? AwqPacking::Gemv : AwqPacking::Gemm, m_scope.kernels));
     }
     return {};
 }
@@ -398,7 +398,7 @@ void linearFromModel(FindingBuilder& b, const std::string& family, const std::st
     // Preference: a failing layer whose K is the logged one, any layer with that K, a failing layer, the widest.
     std::optional<std::size_t> failingWithK, withK, failing, widest;
     std::vector<ModelLayer> linears;
-    for (auto& layer : expandModel(c))
+    for (auto& layer : expandModel(c, b.scope().kernels))
         if (!layer.attention) linears.push_back(std::move(layer));
     for (const auto& layer : linears) {
         DiagnosisLayer out;
@@ -583,7 +583,7 @@ void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& rep
         if (!larger.empty()) f.fix += "; or run on a GPU whose opt-in limit fits " + withThousands(*allocated) + " B: " + joinList(larger);
     }
     if (report.planFromLog && allocated && rocm < 0 && report.planFromLog(b, *allocated)) return;
-    // A family whose kernel is named at the error claims it (a FlashAttention kernel: kernels/attention).
+    // A family whose kernel is named at the error claims it (a FlashAttention kernel: the family that plans it).
     for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
         if (family->sharedMemoryOverLimit) family->sharedMemoryOverLimit(b);
     // Nothing planned: the launch as the text gives it, through the family that models bare launches.

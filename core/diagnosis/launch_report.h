@@ -1,6 +1,6 @@
 // Readers of real launch descriptions from other tools: ptxas resource reports (nvcc -Xptxas -v,
 // --resource-usage; cuobjdump --dump-resource-usage), Nsight Compute CSV exports (--page details,
-// --page raw) and PyTorch profiler traces. Each turns into the figures a `custom` kernel takes:
+// --page raw) and PyTorch profiler traces. Each turns into the figures a bare launch takes:
 // grid, block, registers, static and dynamic shared memory, with the line they came from.
 #pragma once
 
@@ -57,8 +57,8 @@ Result<LaunchReport> readKinetoLaunches(const std::string& path);
 // A file of any of the three kinds, told apart by its content (gzip or JSON: a profiler trace).
 Result<LaunchReport> readLaunchReportFile(const std::string& path);
 
-// The launch as `custom` family parameters ("grid_x=64,...,smem_optin=1") for the explorer: figures the
-// report lacks keep the family's defaults (a ptxas entry has no grid or block), a profiler trace's
+// The launch as the parameters of the family that models bare launches ("grid_x=64,...,smem_optin=1")
+// for the explorer: figures the report lacks keep the family's defaults (a ptxas entry has no grid or block), a profiler trace's
 // total shared memory counts as dynamic, and the kernel opts in when its dynamic shared memory passes
 // the 48 KB default (one that ran with more had). Empty when the registers are unknown.
 std::string customShapeText(const ReportedLaunch& launch);

@@ -101,7 +101,14 @@ std::string comboText(std::int64_t batch, std::int64_t seq) {
 
 }  // namespace
 
-std::string_view packingFamily(AwqPacking packing) { return packing == AwqPacking::Gemm ? "awq_gemm" : "awq_gemv"; }
+ModelCall packingCall(AwqPacking packing) {
+    return packing == AwqPacking::Gemm ? ModelCall::AwqLinearGemmPacked : ModelCall::AwqLinearGemvPacked;
+}
+
+std::string_view packingFamily(AwqPacking packing, const KernelRegistry& kernels) {
+    const KernelFamily* family = kernels.planning(packingCall(packing));
+    return family ? family->name() : std::string_view();
+}
 
 std::string_view packingVariant(AwqPacking packing) {
     switch (packing) {
@@ -294,8 +301,8 @@ Result<ModelConfig> loadModelConfig(const std::string& path) {
     return model;
 }
 
-std::vector<ModelLayer> expandModel(const ModelConfig& model, std::string_view attentionVariant) {
-    const std::string family(packingFamily(model.packing));
+std::vector<ModelLayer> expandModel(const ModelConfig& model, const KernelRegistry& kernels, std::string_view attentionVariant) {
+    const std::string family(packingFamily(model.packing, kernels));
     const std::string variant(packingVariant(model.packing));
     const std::int64_t qWidth = model.heads * model.headDim;     // query heads x head_dim
     const std::int64_t kvWidth = model.kvHeads * model.headDim;  // key/value heads x head_dim
@@ -316,8 +323,9 @@ std::vector<ModelLayer> expandModel(const ModelConfig& model, std::string_view a
         linear("gate_up_proj", 2 * model.intermediateSize, model.hiddenSize, fused),
     };
     // Decoder-only models attend causally; FA2 takes the query head count (GQA shares K/V heads).
+    const KernelFamily* planner = kernels.planning(ModelCall::Attention);
     layers.push_back(ModelLayer{"attention",
-                                "attention",
+                                planner ? std::string(planner->name()) : std::string(),
                                 std::string(attentionVariant),
                                 {{"heads", model.heads}, {"head_dim", model.headDim}, {"head_dim_v", model.headDim}, {"causal", 1}},
                                 true,
@@ -337,7 +345,8 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
     check.model = model;
     check.device = device;
     check.options = options;
-    for (auto& layer : expandModel(model, options.attentionVariant)) {
+    for (auto& layer : expandModel(model, kernels, options.attentionVariant)) {
+        if (layer.family.empty()) return makeError(layer.name + ": no kernel family of this build plans it");
         auto kernel = resolveKernel(kernels, layer.family, layer.variant);
         if (!kernel) return makeError(kernel.error());
         const auto& parameters = kernel->family->parameters();
@@ -418,6 +427,8 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
 nlohmann::ordered_json modelCheckToJson(const ModelCheck& check) {
     using nlohmann::ordered_json;
     const ModelConfig& m = check.model;
+    // The family the linear layers were planned with (every linear layer has the packing's one).
+    const auto linear = std::find_if(check.layers.begin(), check.layers.end(), [](const ModelLayerCheck& l) { return !l.layer.attention; });
     ordered_json model;
     model["name"] = m.name;
     model["path"] = m.path;
@@ -425,7 +436,7 @@ nlohmann::ordered_json modelCheckToJson(const ModelCheck& check) {
     model["model_type"] = m.modelType.empty() ? ordered_json(nullptr) : ordered_json(m.modelType);
     model["quantization"] = {{"method", "awq"},
                              {"version", m.version},
-                             {"kernel", packingFamily(m.packing)},
+                             {"kernel", linear != check.layers.end() ? linear->layer.family : std::string()},
                              {"variant", packingVariant(m.packing)},
                              {"bits", m.bits},
                              {"group_size", m.groupSize},

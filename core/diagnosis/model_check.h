@@ -48,7 +48,9 @@ struct ModelConfig {
     std::vector<std::string> notes;  // defaults taken, fields read from elsewhere
 };
 
-std::string_view packingFamily(AwqPacking packing);   // "awq_gemm"
+ModelCall packingCall(AwqPacking packing);  // the linear-layer call of a checkpoint of that packing
+// The name of the family in `kernels` that plans that packing's linear layers; empty when none does.
+std::string_view packingFamily(AwqPacking packing, const KernelRegistry& kernels);
 std::string_view packingVariant(AwqPacking packing);  // "gemm", "gemv", "gemv_fast"
 
 // Parses config.json text, with the optional text of a quant_config.json beside it. The error
@@ -60,7 +62,7 @@ Result<ModelConfig> loadModelConfig(const std::string& path);
 // One kernel call of the model at a batch of 1: a linear layer (M from batch x seq) or attention.
 struct ModelLayer {
     std::string name;                                         // "q_proj", "qkv_proj (fused)", "attention"
-    std::string family;                                       // "awq_gemm"
+    std::string family;                                       // the family that plans it (KernelFamily::modelCall); empty: none
     std::string variant;                                      // "gemm"
     std::vector<std::pair<std::string, std::int64_t>> fixed;  // parameters that do not depend on batch/seq
     bool attention = false;
@@ -68,8 +70,9 @@ struct ModelLayer {
 };
 
 // Every distinct linear layer (q, k, v, o, gate, up, down, and the fused qkv and gate_up that
-// vLLM and SGLang run) and the attention call. `attentionVariant` picks the attention kernel.
-std::vector<ModelLayer> expandModel(const ModelConfig& model, std::string_view attentionVariant = "fa2");
+// vLLM and SGLang run) and the attention call, each with the family in `kernels` that plans it.
+// `attentionVariant` picks the attention kernel.
+std::vector<ModelLayer> expandModel(const ModelConfig& model, const KernelRegistry& kernels, std::string_view attentionVariant = "fa2");
 
 struct ModelCheckResult {
     std::int64_t batch = 0;

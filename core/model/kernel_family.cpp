@@ -36,6 +36,13 @@ const KernelFamily* KernelRegistry::launchFiguresFamily() const {
     return nullptr;
 }
 
+const KernelFamily* KernelRegistry::planning(ModelCall call) const {
+    if (call == ModelCall::None) return nullptr;
+    for (const auto& family : m_families)
+        if (family->modelCall() == call) return family.get();
+    return nullptr;
+}
+
 std::string KernelRegistry::names() const {
     std::string out;
     for (const auto& family : m_families) out += (out.empty() ? "" : ", ") + std::string(family->name());

@@ -34,6 +34,17 @@ struct VariantInfo {
     MapAxisHint mapY;  // empty parameter: a 1-D map
 };
 
+// The element type of a family's tensor math; it picks which tensor peak a roofline bounds it by.
+enum class ElementType { Fp16, Bf16 };
+
+// A call of a Hugging Face AWQ model that a model check plans (core/diagnosis/model_check.h).
+enum class ModelCall {
+    None,
+    AwqLinearGemmPacked,  // a linear layer of a GEMM-packed checkpoint (quantization_config.version "gemm")
+    AwqLinearGemvPacked,  // a linear layer of a GEMV-packed one ("gemv", "gemv_fast")
+    Attention,            // the attention call
+};
+
 // Where a family whose shape is one launch's own figures keeps each figure: the parameter index of
 // the grid, block, registers per thread, static and dynamic shared memory and the opt-in flag.
 struct LaunchFigureParameters {
@@ -46,7 +57,7 @@ class KernelFamily {
 public:
     virtual ~KernelFamily() = default;
 
-    virtual std::string_view name() const = 0;                     // "awq_gemm"
+    virtual std::string_view name() const = 0;                     // the family's folder under kernels/
     virtual std::string_view title() const = 0;                    // "AWQ 4-bit GEMM"
     virtual const std::vector<VariantInfo>& variants() const = 0;  // [0] is the default
     virtual const ParameterList& parameters() const = 0;
@@ -54,7 +65,7 @@ public:
     virtual LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const = 0;
     // Every device function the planner may name in LaunchPlan::kernelSymbol.
     virtual std::vector<std::string_view> kernelSymbols() const = 0;
-    // False for a family that only models launches (custom): no device code, so `run`, `sweep --run`
+    // False for a family that only models launches: no device code, so `run`, `sweep --run`
     // and GPU > Run refuse it, and the register table has no entries for its symbols.
     virtual bool hasDeviceCode() const { return true; }
     // True when every kernel also has a bf16 instantiation, <symbol>_bf16 (`run --dtype bf16`).
@@ -69,6 +80,12 @@ public:
     // The plan's refusal as the compiler would word it for `function`, a reported kernel's own name
     // (the plan names the family's label); the plan's message when the family has no such text.
     virtual std::string refusalFor(const LaunchPlan& plan, std::string_view function) const;
+    // What LaunchPlan::splitK counts in this family's plans, as a plan change names it ("split-K 1 -> 8").
+    virtual std::string_view splitName() const { return "split-K"; }
+    // The element type of this family's tensor math when a run does not say (`run --dtype`).
+    virtual ElementType elementType() const { return ElementType::Fp16; }
+    // The model call this family plans in a model check; None: a model check plans nothing with it.
+    virtual ModelCall modelCall() const { return ModelCall::None; }
 
     int variantIndex(std::string_view variantName) const;  // -1 when unknown
 
@@ -85,7 +102,9 @@ public:
     const KernelFamily* find(std::string_view name) const;
     // The first family that takes a launch's own figures (KernelFamily::launchFigureParameters); null when none.
     const KernelFamily* launchFiguresFamily() const;
-    std::string names() const;  // "awq_gemv, awq_gemm, ..." for error messages
+    std::string names() const;  // every family's name, ", "-joined, for error messages
+    // The first family that plans `call` in a model check; null when none does.
+    const KernelFamily* planning(ModelCall call) const;
 
 private:
     std::vector<std::unique_ptr<KernelFamily>> m_families;
@@ -98,7 +117,7 @@ struct KernelChoice {
     std::string_view variantName() const { return family->variants()[static_cast<std::size_t>(variant)].name; }
 };
 
-// Resolves "--kernel awq_gemm --variant legacy_grid_y"; an empty variant means the default.
+// Resolves "--kernel <family> --variant <variant>"; an empty variant means the default.
 Result<KernelChoice> resolveKernel(const KernelRegistry& registry, std::string_view family, std::string_view variant);
 
 }  // namespace tilescope

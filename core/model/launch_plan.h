@@ -92,11 +92,11 @@ struct LaunchPlan {
     std::string_view tile;                   // chosen tile or bucket name
     int tileIndex = -1;                      // index into candidates
     std::vector<TileCandidate> candidates;   // Full detail only
-    std::optional<std::int64_t> bucketCell;  // gemm_bucket: the M cell
+    std::optional<std::int64_t> bucketCell;  // a bucketed planner's M cell
     double paddingWaste = 0.0;               // fraction of computed rows/cols that are padding
     std::int64_t workTiles = 0;              // output tiles the blocks share out; 0 when not tracked
-    bool operandsSwapped = false;            // the weights fill the MMA's M side (gemm_bucket cells <= 64)
-    int splitK = 1;                          // awq_gemm split-K; attention fa2: num_splits of the split-KV kernel
+    bool operandsSwapped = false;            // the weights fill the MMA's M side (small M cells of a bucketed GEMM)
+    int splitK = 1;                          // split count: split-K, or num_splits (KernelFamily::splitName)
     // Kernels launched after the main one, in order (empty for a single-kernel call).
     std::vector<ExtraLaunch> extraLaunches;
 

@@ -47,7 +47,7 @@ struct BoundaryCell {
     std::int64_t totalSmem = 0;
     std::int64_t gridBlocks = 0;
     float paddingWaste = 0.0f;
-    // LaunchPlan::splitK of the cell's plan: fa2's num_splits, awq_gemm's split-K; 1 = one pass.
+    // LaunchPlan::splitK of the cell's plan (split-K, or num_splits of a split-KV kernel); 1 = one pass.
     int splits = 1;
 };
 

@@ -14,8 +14,8 @@ std::string twoDecimals(double value) {
     return text;
 }
 
-// attention's planner keeps FA2's num_splits in splitK; the other families split K.
-std::string_view splitName(const LaunchPlan& plan) { return plan.family == "attention" ? "num_splits" : "split-K"; }
+// An unknown family gets KernelFamily::splitName()'s default.
+std::string_view splitName(const KernelFamily* family) { return family ? family->splitName() : "split-K"; }
 
 // Whole waves the grid needs: the step in time comes when this count changes, not with the
 // fraction (0.5 -> 0.6 waves costs nothing more, 1.0 -> 1.05 costs a second wave).
@@ -28,11 +28,11 @@ bool measured(const SweepPoint& point) { return point.timeUs > 0 && std::isfinit
 
 }  // namespace
 
-std::string planDifference(const LaunchPlan& before, const LaunchPlan& after) {
+std::string planDifference(const LaunchPlan& before, const LaunchPlan& after, const KernelFamily* family) {
     std::vector<std::string> changes;
     auto arrow = [](std::string_view a, std::string_view b) { return std::string(a) + " -> " + std::string(b); };
     if (before.variant != after.variant) changes.push_back("variant " + arrow(before.variant, after.variant));
-    // The kernel a call picks: the bucket cell names it for gemm_bucket, else the tile, else the
+    // The kernel a call picks: the bucket cell names it for a bucketed planner, else the tile, else the
     // symbol (each of the later ones follows from the earlier, so only the first that changed is named).
     if (before.bucketCell != after.bucketCell) {
         auto cell = [](const std::optional<std::int64_t>& c) { return c ? std::to_string(*c) : std::string("none"); };
@@ -45,7 +45,7 @@ std::string planDifference(const LaunchPlan& before, const LaunchPlan& after) {
     if (before.operandsSwapped != after.operandsSwapped)
         changes.push_back(after.operandsSwapped ? "operands swapped" : "operands no longer swapped");
     if (before.splitK != after.splitK)
-        changes.push_back(std::string(splitName(after)) + " " + arrow(std::to_string(before.splitK), std::to_string(after.splitK)));
+        changes.push_back(std::string(splitName(family)) + " " + arrow(std::to_string(before.splitK), std::to_string(after.splitK)));
     if (before.extraLaunches.size() != after.extraLaunches.size())
         changes.push_back("extra launches " +
                           arrow(std::to_string(before.extraLaunches.size()), std::to_string(after.extraLaunches.size())));
@@ -64,7 +64,7 @@ std::string planDifference(const LaunchPlan& before, const LaunchPlan& after) {
 // A step counts in either direction by the larger time over the smaller, so a 25 % threshold finds
 // 100 -> 126 us and 126 -> 100 us alike. Unmeasured points (time 0: a failed run) are skipped and
 // their neighbours compared across them.
-std::vector<Cliff> findCliffs(const std::vector<SweepPoint>& points, double threshold) {
+std::vector<Cliff> findCliffs(const std::vector<SweepPoint>& points, const KernelFamily* family, double threshold) {
     std::vector<Cliff> cliffs;
     std::optional<std::size_t> previous;
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -76,7 +76,7 @@ std::vector<Cliff> findCliffs(const std::vector<SweepPoint>& points, double thre
                 cliff.before = *previous;
                 cliff.after = i;
                 cliff.ratio = after / before;
-                cliff.explanation = planDifference(points[*previous].plan, points[i].plan);
+                cliff.explanation = planDifference(points[*previous].plan, points[i].plan, family);
                 cliff.explained = !cliff.explanation.empty();
                 if (!cliff.explained) cliff.explanation = "unexplained";
                 cliffs.push_back(std::move(cliff));
@@ -87,10 +87,10 @@ std::vector<Cliff> findCliffs(const std::vector<SweepPoint>& points, double thre
     return cliffs;
 }
 
-std::vector<PlanChange> planChanges(const std::vector<SweepPoint>& points) {
+std::vector<PlanChange> planChanges(const std::vector<SweepPoint>& points, const KernelFamily* family) {
     std::vector<PlanChange> changes;
     for (std::size_t i = 1; i < points.size(); ++i) {
-        std::string what = planDifference(points[i - 1].plan, points[i].plan);
+        std::string what = planDifference(points[i - 1].plan, points[i].plan, family);
         if (!what.empty()) changes.push_back({i, std::move(what)});
     }
     return changes;

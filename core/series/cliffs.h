@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/kernel_family.h"
 #include "core/model/launch_plan.h"
 
 namespace tilescope {
@@ -26,9 +27,12 @@ struct Cliff {
     bool explained = false;
 };
 
+// `family` below: the family every point's plan belongs to, which names what LaunchPlan::splitK
+// counts; null for a family this build does not know (a trace from another build): "split-K".
+
 // Steps of more than `threshold` (0.25 = 25 %) between neighbours, up or down, each matched with
 // the plan change between the two cells that explains it.
-std::vector<Cliff> findCliffs(const std::vector<SweepPoint>& points, double threshold = 0.25);
+std::vector<Cliff> findCliffs(const std::vector<SweepPoint>& points, const KernelFamily* family, double threshold = 0.25);
 
 // The plan changes along the axis (drawn as vertical markers even where time did not jump).
 // `index` is the point after the change.
@@ -36,9 +40,9 @@ struct PlanChange {
     std::size_t index = 0;
     std::string what;
 };
-std::vector<PlanChange> planChanges(const std::vector<SweepPoint>& points);
+std::vector<PlanChange> planChanges(const std::vector<SweepPoint>& points, const KernelFamily* family);
 
 // What changed between two plans, "; "-joined; empty when nothing the cliffs look at changed.
-std::string planDifference(const LaunchPlan& before, const LaunchPlan& after);
+std::string planDifference(const LaunchPlan& before, const LaunchPlan& after, const KernelFamily* family);
 
 }  // namespace tilescope

@@ -105,7 +105,7 @@ RooflineChoice rooflineForGpu(const std::string& gpuName, const Trace& trace, co
     return choice;
 }
 
-std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const DeviceDatabase& database,
+std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const KernelRegistry& kernels, const DeviceDatabase& database,
                                                   const std::vector<Calibration>& calibrations) {
     std::vector<std::optional<RunFigures>> figures(trace.runs.size());
     std::map<std::string, RooflineChoice> rooflines;
@@ -116,8 +116,8 @@ std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const Devi
         const std::string device = runDeviceName(run);
         auto found = rooflines.find(device);
         if (found == rooflines.end()) found = rooflines.emplace(device, rooflineForGpu(device, trace, database, calibrations)).first;
-        figures[i] =
-            RunFigures{achievedFigures(run.plan, *time, found->second.roofline, rooflineDtypeOf(run.plan.family)), found->second.label};
+        figures[i] = RunFigures{achievedFigures(run.plan, *time, found->second.roofline, rooflineDtypeOf(run.plan.family, kernels)),
+                                found->second.label};
     }
     return figures;
 }
@@ -220,8 +220,9 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
     series.sweep = sweep;
     series.xLabel = sweep.parameters.empty() ? std::string() : sweep.parameters[static_cast<std::size_t>(sweep.xParameter)].name;
     const int x = sweep.xParameter;
-    // The tensor peak the family computes with (gemm_bucket bf16, the AWQ kernels fp16), as the CLI uses.
-    const RooflineDtype dtype = rooflineDtypeOf(sweep.family);
+    // The tensor peak the family computes with, as the CLI uses.
+    const KernelFamily* family = registry.find(sweep.family);
+    const RooflineDtype dtype = rooflineDtypeOf(sweep.family, registry);
 
     // The estimate device's roofline: a calibration of the GPU that database entry names, else its datasheet.
     std::optional<RooflineChoice> estimateRoofline;
@@ -308,8 +309,8 @@ PerformanceSeries performanceSeries(const Trace& trace, const MeasuredSweep& swe
                 sweepPoints.push_back({value, trace.runs[r].gpu->timing->medianUs, run.plan});
             }
             if (line.points.empty()) continue;
-            line.changes = planChanges(sweepPoints);
-            line.cliffs = findCliffs(sweepPoints, options.cliffThreshold);
+            line.changes = planChanges(sweepPoints, family);
+            line.cliffs = findCliffs(sweepPoints, family, options.cliffThreshold);
             series.lines.push_back(std::move(line));
         }
     }

@@ -39,12 +39,13 @@ struct RooflineChoice {
 RooflineChoice rooflineForGpu(const std::string& gpuName, const Trace& trace, const DeviceDatabase& database,
                               const std::vector<Calibration>& calibrations);
 
-// Achieved figures of each run (nullopt for a run without a measured time), for the Runs page.
+// Achieved figures of each run (nullopt for a run without a measured time), for the Runs page;
+// `kernels` names each run's family's element type (rooflineDtypeOf).
 struct RunFigures {
     AchievedFigures achieved;
     std::string rooflineLabel;
 };
-std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const DeviceDatabase& database,
+std::vector<std::optional<RunFigures>> runFigures(const Trace& trace, const KernelRegistry& kernels, const DeviceDatabase& database,
                                                   const std::vector<Calibration>& calibrations);
 
 // A set of measured runs that differ along one parameter (and for a 2-D sweep a second one), the
@@ -58,7 +59,7 @@ struct MeasuredSweep {
     std::vector<std::string> fixed;    // "N=7168", "K=2048": the parameters held equal
     std::vector<std::string> devices;  // GPU names, in order of first run
     std::vector<std::size_t> runs;     // indices into Trace::runs of the sweep's cells
-    std::string label;                 // "gemm_bucket / oproj along M (N=7168, K=2048), NVIDIA H200, 14 cells"
+    std::string label;                 // "<family> / <variant> along M (N=7168, K=2048), NVIDIA H200, 14 cells"
 };
 // Needs 3 distinct values along the axis (on one GPU); a 2-D sweep needs 2 such lines. The largest first.
 inline constexpr int kMinSweepPoints = 3;

@@ -164,9 +164,9 @@ std::vector<Section> explorerSections(const ReportExplorer& e) {
 }
 
 // Measured runs' achieved figures against their GPU's roofline, and the cliffs of measured sweeps.
-std::optional<Section> rooflineSection(const Trace& trace, const std::vector<Calibration>& calibrations) {
+std::optional<Section> rooflineSection(const Trace& trace, const KernelRegistry& kernels, const std::vector<Calibration>& calibrations) {
     const DeviceDatabase& database = DeviceDatabase::embedded();
-    const auto figures = runFigures(trace, database, calibrations);
+    const auto figures = runFigures(trace, kernels, database, calibrations);
     Section section{
         "Roofline", {},
         {},         {{"kernel", "variant", "shape", "GPU", "time (us)", "GB/s", "TFLOP/s", "% of roofline", "roofline"}, {}, {}, -1},
@@ -194,9 +194,8 @@ std::optional<Section> rooflineSection(const Trace& trace, const std::vector<Cal
     for (const auto& [gpu, roofline] : rooflines) section.bullets.push_back(gpu + ": " + roofline);
     PerformanceOptions options;
     options.calibrations = calibrations;
-    const KernelRegistry noRegistry;  // no estimate device: nothing is re-planned
-    for (const MeasuredSweep& sweep : findMeasuredSweeps(trace)) {
-        const PerformanceSeries series = performanceSeries(trace, sweep, noRegistry, database, options);
+    for (const MeasuredSweep& sweep : findMeasuredSweeps(trace)) {  // no estimate device: nothing is re-planned
+        const PerformanceSeries series = performanceSeries(trace, sweep, kernels, database, options);
         for (const auto& line : series.lines)
             for (const auto& cliff : line.cliffs) {
                 const auto& a = line.points[cliff.before];
@@ -209,7 +208,8 @@ std::optional<Section> rooflineSection(const Trace& trace, const std::vector<Cal
     return section;
 }
 
-std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportPlot>& plots, const std::vector<Calibration>& calibrations) {
+std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportPlot>& plots, const KernelRegistry& kernels,
+                                   const std::vector<Calibration>& calibrations) {
     std::vector<Section> sections;
     const auto flags = flagRecords(trace, trace.records);
 
@@ -338,7 +338,7 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
         }
         sections.push_back(std::move(runs));
     }
-    if (auto roofline = rooflineSection(trace, calibrations)) sections.push_back(std::move(*roofline));
+    if (auto roofline = rooflineSection(trace, kernels, calibrations)) sections.push_back(std::move(*roofline));
 
     Section devices{"Devices",
                     {},
@@ -363,11 +363,11 @@ std::vector<Section> traceSections(const Trace& trace, const std::vector<ReportP
 
 bool traceIsEmpty(const Trace* trace) { return !trace || (trace->runs.empty() && trace->records.empty() && trace->sweeps.empty()); }
 
-std::vector<Section> sectionsOf(const ReportContent& content, const std::vector<Calibration>& calibrations) {
+std::vector<Section> sectionsOf(const ReportContent& content, const KernelRegistry& kernels, const std::vector<Calibration>& calibrations) {
     std::vector<Section> sections;
     if (content.explorer) sections = explorerSections(*content.explorer);
     if (!traceIsEmpty(content.trace)) {
-        auto traceParts = traceSections(*content.trace, content.tracePlots, calibrations);
+        auto traceParts = traceSections(*content.trace, content.tracePlots, kernels, calibrations);
         sections.insert(sections.end(), std::make_move_iterator(traceParts.begin()), std::make_move_iterator(traceParts.end()));
     }
     return sections;
@@ -435,12 +435,12 @@ std::string reportBaseName(std::string_view traceFileName, std::string_view fami
     return out + "-report";
 }
 
-std::string reportHtml(const ReportContent& content, const std::vector<Calibration>& calibrations) {
+std::string reportHtml(const ReportContent& content, const KernelRegistry& kernels, const std::vector<Calibration>& calibrations) {
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << htmlEscape(content.title)
         << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n<h1>" << htmlEscape(content.title) << "</h1>\n";
     if (!content.subtitle.empty()) out << "<p class=\"subtitle\">" << htmlEscape(content.subtitle) << "</p>\n";
-    for (const Section& s : sectionsOf(content, calibrations)) {
+    for (const Section& s : sectionsOf(content, kernels, calibrations)) {
         out << "<h2>" << htmlEscape(s.title) << "</h2>\n";
         for (const auto& p : s.paragraphs) out << "<p>" << htmlEscape(p) << "</p>\n";
         if (!s.bullets.empty()) {
@@ -475,11 +475,12 @@ std::string reportHtml(const ReportContent& content, const std::vector<Calibrati
     return out.str();
 }
 
-std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder, const std::vector<Calibration>& calibrations) {
+std::string reportMarkdown(const ReportContent& content, const KernelRegistry& kernels, std::string_view plotFolder,
+                           const std::vector<Calibration>& calibrations) {
     std::ostringstream out;
     out << "# " << markdownCell(content.title) << "\n\n";
     if (!content.subtitle.empty()) out << markdownCell(content.subtitle) << "\n\n";
-    for (const Section& s : sectionsOf(content, calibrations)) {
+    for (const Section& s : sectionsOf(content, kernels, calibrations)) {
         out << "## " << markdownCell(s.title) << "\n\n";
         for (const auto& p : s.paragraphs) out << markdownCell(p) << "\n\n";
         for (const auto& b : s.bullets) out << "- " << markdownCell(b) << '\n';
@@ -503,12 +504,13 @@ std::string reportMarkdown(const ReportContent& content, std::string_view plotFo
     return out.str();
 }
 
-std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title) {
-    return reportHtml(ReportContent{std::string(title), {}, &trace, plots, std::nullopt});
+std::string reportHtml(const Trace& trace, const KernelRegistry& kernels, const std::vector<ReportPlot>& plots, std::string_view title) {
+    return reportHtml(ReportContent{std::string(title), {}, &trace, plots, std::nullopt}, kernels);
 }
 
-std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title, std::string_view plotFolder) {
-    return reportMarkdown(ReportContent{std::string(title), {}, &trace, plots, std::nullopt}, plotFolder);
+std::string reportMarkdown(const Trace& trace, const KernelRegistry& kernels, const std::vector<ReportPlot>& plots, std::string_view title,
+                           std::string_view plotFolder) {
+    return reportMarkdown(ReportContent{std::string(title), {}, &trace, plots, std::nullopt}, kernels, plotFolder);
 }
 
 }  // namespace tilescope

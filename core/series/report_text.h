@@ -12,6 +12,7 @@
 
 #include "core/series/calibration.h"
 #include "core/model/device_spec.h"
+#include "core/model/kernel_family.h"
 #include "core/model/launch_plan.h"
 #include "core/model/shape.h"
 #include "core/trace/trace.h"
@@ -48,14 +49,17 @@ struct ReportContent {
 std::string htmlEscape(std::string_view text);  // & < > " '
 std::string base64Encode(std::string_view bytes);
 
-// `calibrations`: measured rooflines (the GUI's); the Roofline section holds a measured run of a
-// calibrated GPU against its calibration, any other against its datasheet.
-std::string reportHtml(const ReportContent& content, const std::vector<Calibration>& calibrations = {});
+// `kernels`: the families the trace's runs are read against (each names its element type and its
+// split for the Roofline section). `calibrations`: measured rooflines (the GUI's); the Roofline
+// section holds a measured run of a calibrated GPU against its calibration, any other against its datasheet.
+std::string reportHtml(const ReportContent& content, const KernelRegistry& kernels, const std::vector<Calibration>& calibrations = {});
 // Plots referenced as `plotFolder/fileName` (a folder the caller writes them to).
-std::string reportMarkdown(const ReportContent& content, std::string_view plotFolder, const std::vector<Calibration>& calibrations = {});
+std::string reportMarkdown(const ReportContent& content, const KernelRegistry& kernels, std::string_view plotFolder,
+                           const std::vector<Calibration>& calibrations = {});
 // The trace alone (`title` heads the report).
-std::string reportHtml(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title);
-std::string reportMarkdown(const Trace& trace, const std::vector<ReportPlot>& plots, std::string_view title, std::string_view plotFolder);
+std::string reportHtml(const Trace& trace, const KernelRegistry& kernels, const std::vector<ReportPlot>& plots, std::string_view title);
+std::string reportMarkdown(const Trace& trace, const KernelRegistry& kernels, const std::vector<ReportPlot>& plots, std::string_view title,
+                           std::string_view plotFolder);
 
 // A run's duration in µs as a report shows it: "12.345" (the timing's median, else its kernels'
 // sum), "—, failed" when the GPU run failed, "predicted" for a model run, "—" when nothing was timed.
@@ -63,7 +67,7 @@ std::string runDurationText(const Run& run);
 
 // A report's file name without suffix: the trace's file name less its .json / .json.gz /
 // .tilescope.json ending ("alexnet.json.gz" -> "alexnet-report"); with no trace, the kernel and
-// shape ("awq_gemm-gemm-M1-N4096-K4096-report"). Only [A-Za-z0-9._-] survive.
+// shape ("<family>-<variant>-M1-N4096-K4096-report"). Only [A-Za-z0-9._-] survive.
 std::string reportBaseName(std::string_view traceFileName, std::string_view family = {}, std::string_view variant = {},
                            std::string_view shapeText = {});
 

@@ -98,7 +98,10 @@ std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofl
     return estimate;
 }
 
-RooflineDtype rooflineDtypeOf(std::string_view family) { return family == "gemm_bucket" ? RooflineDtype::Bf16 : RooflineDtype::Fp16; }
+RooflineDtype rooflineDtypeOf(std::string_view family, const KernelRegistry& kernels) {
+    const KernelFamily* known = kernels.find(family);
+    return known ? known->elementType() : ElementType::Fp16;
+}
 
 namespace {
 std::string number(double value, int decimals) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/device_spec.h"
+#include "core/model/kernel_family.h"
 #include "core/model/launch_plan.h"
 
 namespace tilescope {
@@ -17,8 +18,8 @@ namespace tilescope {
 enum class RooflineSource { Measured, Datasheet };    // Measured = `calibrate` on this GPU+driver
 std::string_view rooflineSourceName(RooflineSource);  // "measured", "datasheet"
 
-// The element type whose tensor peak bounds a call's FLOPs.
-enum class RooflineDtype { Fp16, Bf16 };
+// The element type whose tensor peak bounds a call's FLOPs (a family names its own: KernelFamily::elementType).
+using RooflineDtype = ElementType;
 
 // A device's ceilings. Any figure may be unknown (nullopt) and is then shown as unknown.
 struct Roofline {
@@ -66,9 +67,9 @@ struct RooflineEstimate {
 };
 std::optional<RooflineEstimate> estimateTime(const LaunchPlan& plan, const Roofline& roofline, RooflineDtype dtype = RooflineDtype::Fp16);
 
-// The element type of a bundled family's tensor math: gemm_bucket computes in bf16, the AWQ kernels
-// in fp16, attention in fp16 unless a run says bf16 (`run --dtype`).
-RooflineDtype rooflineDtypeOf(std::string_view family);
+// The element type of the named family's tensor math, as the family says; fp16 (KernelFamily::elementType's
+// default) for a family `kernels` does not know (a trace from another build). A run may say otherwise (`run --dtype`).
+RooflineDtype rooflineDtypeOf(std::string_view family, const KernelRegistry& kernels);
 
 // Text, every figure labelled with where it comes from and "unknown" where it is not known:
 // "datasheet: 4,800 GB/s, fp16 989.5 TFLOP/s, bf16 989.5 TFLOP/s (https://...)".

@@ -30,8 +30,9 @@ std::vector<PerformanceSeries> allSeries(const Trace& trace, const KernelRegistr
 }
 }  // namespace
 
-std::string rooflineFiguresText(const Trace& trace, const DeviceDatabase& database, const std::vector<Calibration>& calibrations) {
-    const auto figures = runFigures(trace, database, calibrations);
+std::string rooflineFiguresText(const Trace& trace, const KernelRegistry& registry, const DeviceDatabase& database,
+                                const std::vector<Calibration>& calibrations) {
+    const auto figures = runFigures(trace, registry, database, calibrations);
     std::string text;
     std::map<std::string, std::string> rooflines;  // GPU -> its roofline, listed once each
     for (std::size_t i = 0; i < figures.size(); ++i) {
@@ -52,9 +53,9 @@ std::string rooflineFiguresText(const Trace& trace, const DeviceDatabase& databa
     return text;
 }
 
-nlohmann::ordered_json rooflineFiguresToJson(const Trace& trace, const DeviceDatabase& database,
+nlohmann::ordered_json rooflineFiguresToJson(const Trace& trace, const KernelRegistry& registry, const DeviceDatabase& database,
                                              const std::vector<Calibration>& calibrations) {
-    const auto figures = runFigures(trace, database, calibrations);
+    const auto figures = runFigures(trace, registry, database, calibrations);
     nlohmann::ordered_json runs = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < figures.size(); ++i) {
         if (!figures[i]) continue;

@@ -14,9 +14,11 @@
 
 namespace tilescope {
 
-// Empty text / an empty array when the trace has no measured run with a time.
-std::string rooflineFiguresText(const Trace& trace, const DeviceDatabase& database, const std::vector<Calibration>& calibrations);
-nlohmann::ordered_json rooflineFiguresToJson(const Trace& trace, const DeviceDatabase& database,
+// Empty text / an empty array when the trace has no measured run with a time. `registry`: the
+// families the runs are read against (runFigures).
+std::string rooflineFiguresText(const Trace& trace, const KernelRegistry& registry, const DeviceDatabase& database,
+                                const std::vector<Calibration>& calibrations);
+nlohmann::ordered_json rooflineFiguresToJson(const Trace& trace, const KernelRegistry& registry, const DeviceDatabase& database,
                                              const std::vector<Calibration>& calibrations);
 
 // One entry per line of each measured sweep (a GPU, and a value of a 2-D sweep's second parameter).

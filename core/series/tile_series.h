@@ -1,5 +1,5 @@
 // The tile or bucket a planner chooses along one parameter axis, with padding waste: the
-// series behind the GUI's "Tiles & buckets" page (e.g. M -> gemm_bucket cell staircase).
+// series behind the GUI's "Tiles & buckets" page (e.g. the staircase of M -> a bucketed GEMM's cell).
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@ Timing timingOfSamples(std::vector<double> us);
 // Timing of `repeats` timed calls from a run's CUPTI kernel records: the records are ordered by
 // start, the first call (the checked launch, which also warms caches and the instruction
 // cache) is dropped, and each call's time is the sum of its `kernelsPerCall` kernels (split-KV
-// attention launches two). nullopt when the records do not cover every call exactly.
+// kernels launch two). nullopt when the records do not cover every call exactly.
 std::optional<Timing> timingFromRecords(std::vector<KernelRecord> records, int repeats, int kernelsPerCall, bool l2Flushed);
 
 }  // namespace tilescope

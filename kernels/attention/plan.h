@@ -17,6 +17,8 @@ public:
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override;
     bool hasBf16Kernels() const override { return true; }
+    std::string_view splitName() const override { return "num_splits"; }  // FA2's split-KV count
+    ModelCall modelCall() const override { return ModelCall::Attention; }
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 
     struct Tile {

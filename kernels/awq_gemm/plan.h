@@ -17,6 +17,7 @@ public:
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override;
+    ModelCall modelCall() const override { return ModelCall::AwqLinearGemmPacked; }
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 
     // One row of the prefill kernel's M-bucket table.

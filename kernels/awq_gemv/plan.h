@@ -16,6 +16,7 @@ public:
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override;
+    ModelCall modelCall() const override { return ModelCall::AwqLinearGemvPacked; }
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 };
 

@@ -16,6 +16,7 @@ public:
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override;
+    ElementType elementType() const override { return ElementType::Bf16; }
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 
     // One M cell's launch. What a shared-memory stage holds: `stageChunks` k-chunks of 64, each

@@ -27,7 +27,7 @@ SweepPoint point(std::int64_t x, double timeUs, std::string_view tile, double wa
 
 TEST(Cliffs, StepsUpAndDownPastTheThreshold) {
     const std::vector<SweepPoint> points{point(1, 10, "a"), point(2, 12.5, "a"), point(3, 20, "b"), point(4, 20, "b"), point(5, 14, "b")};
-    const auto cliffs = findCliffs(points);
+    const auto cliffs = findCliffs(points, nullptr);
     ASSERT_EQ(cliffs.size(), 2u);  // 10 -> 12.5 is exactly 25 %: not more than the threshold
     EXPECT_EQ(cliffs[0].before, 1u);
     EXPECT_EQ(cliffs[0].after, 2u);
@@ -38,12 +38,12 @@ TEST(Cliffs, StepsUpAndDownPastTheThreshold) {
     EXPECT_DOUBLE_EQ(cliffs[1].ratio, 0.7);
     EXPECT_FALSE(cliffs[1].explained);
     EXPECT_EQ(cliffs[1].explanation, "unexplained");
-    EXPECT_TRUE(findCliffs(points, 0.7).empty());
+    EXPECT_TRUE(findCliffs(points, nullptr, 0.7).empty());
 }
 
 TEST(Cliffs, UnmeasuredCellsAreSkipped) {
     const std::vector<SweepPoint> points{point(1, 10, "a"), point(2, 0, "a"), point(3, 30, "b")};
-    const auto cliffs = findCliffs(points);
+    const auto cliffs = findCliffs(points, nullptr);
     ASSERT_EQ(cliffs.size(), 1u);
     EXPECT_EQ(cliffs[0].before, 0u);
     EXPECT_EQ(cliffs[0].after, 2u);
@@ -51,38 +51,37 @@ TEST(Cliffs, UnmeasuredCellsAreSkipped) {
 
 TEST(Cliffs, EachKindOfPlanChangeIsNamed) {
     SweepPoint a = point(1, 10, "t"), b = point(2, 10, "t");
-    EXPECT_EQ(planDifference(a.plan, b.plan), "");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "");
     b.plan.occupancy->waves = 0.6;  // a fraction of a wave more costs nothing
-    EXPECT_EQ(planDifference(a.plan, b.plan), "");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "");
     a.plan.occupancy->waves = 0.97;
     b.plan.occupancy->waves = 1.03;
-    EXPECT_EQ(planDifference(a.plan, b.plan), "waves 1 -> 2 (0.97 -> 1.03)");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "waves 1 -> 2 (0.97 -> 1.03)");
     b = point(2, 10, "t", 0.97);
     b.plan.bucketCell = 64;
     a.plan.bucketCell = 32;
-    EXPECT_EQ(planDifference(a.plan, b.plan), "bucket cell 32 -> 64");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "bucket cell 32 -> 64");
     b.plan.bucketCell = 32;
     b.plan.splitK = 8;
-    b.plan.family = "awq_gemm";
-    EXPECT_EQ(planDifference(a.plan, b.plan), "split-K 1 -> 8");
-    b.plan.family = "attention";
-    EXPECT_EQ(planDifference(a.plan, b.plan), "num_splits 1 -> 8");
+    EXPECT_EQ(planDifference(a.plan, b.plan, builtinKernels().find("awq_gemm")), "split-K 1 -> 8");
+    EXPECT_EQ(planDifference(a.plan, b.plan, builtinKernels().find("attention")), "num_splits 1 -> 8");  // its splitName
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "split-K 1 -> 8");  // a family this build does not know
     b.plan.splitK = 1;
     b.plan.kernelSymbol = "k2";
     a.plan.kernelSymbol = "k1";
     b.plan.variant = "v2";
     a.plan.variant = "v1";
-    EXPECT_EQ(planDifference(a.plan, b.plan), "variant v1 -> v2; kernel k1 -> k2");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "variant v1 -> v2; kernel k1 -> k2");
     b.plan.tile = "u";  // the tile names the kernel change
-    EXPECT_EQ(planDifference(a.plan, b.plan), "variant v1 -> v2; tile t -> u");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "variant v1 -> v2; tile t -> u");
     b = a;
     b.plan.occupancy->activeBlocksPerSm = 1;
-    EXPECT_EQ(planDifference(a.plan, b.plan), "blocks/SM 2 -> 1");
+    EXPECT_EQ(planDifference(a.plan, b.plan, nullptr), "blocks/SM 2 -> 1");
 }
 
 TEST(Cliffs, PlanChangesAlongTheAxisWithOrWithoutACliff) {
     const std::vector<SweepPoint> points{point(1, 10, "a"), point(2, 10, "b"), point(3, 10, "b"), point(4, 30, "c")};
-    const auto changes = planChanges(points);
+    const auto changes = planChanges(points, nullptr);
     ASSERT_EQ(changes.size(), 2u);
     EXPECT_EQ(changes[0].index, 1u);
     EXPECT_EQ(changes[0].what, "tile a -> b");
@@ -115,7 +114,8 @@ std::vector<SweepPoint> recordedSweep(const char* file) {
 TEST(Cliffs, H200PrefillCliffsAreTheTileChanges) {
     const auto points = recordedSweep("h200_awq_gemm_prefill_m.jsonl");
     ASSERT_EQ(points.size(), 7u);  // M = 1, 32, 33, 128, 129, 193, 1000 at N = K = 4096
-    const auto cliffs = findCliffs(points);
+    const KernelFamily* family = builtinKernels().find("awq_gemm");
+    const auto cliffs = findCliffs(points, family);
     ASSERT_EQ(cliffs.size(), 3u);
     EXPECT_EQ(points[cliffs[0].before].x, 32);
     EXPECT_EQ(points[cliffs[0].after].x, 33);
@@ -130,7 +130,7 @@ TEST(Cliffs, H200PrefillCliffsAreTheTileChanges) {
     EXPECT_EQ(cliffs[2].explanation, "waves 1 -> 2 (0.48 -> 1.94)");
     for (const auto& cliff : cliffs) EXPECT_TRUE(cliff.explained);
     // 33 -> 128 changes the tile without a cliff (64.2 -> 66.4 us): a plan change, not a cliff.
-    const auto changes = planChanges(points);
+    const auto changes = planChanges(points, family);
     EXPECT_TRUE(std::any_of(changes.begin(), changes.end(), [&](const PlanChange& c) { return points[c.index].x == 128; }));
 }
 
@@ -139,7 +139,8 @@ TEST(Cliffs, H200GemmBucketCliffsAreTheBucketCells) {
     ASSERT_EQ(points.size(), 15u);  // M = 1 .. 513 at N = 7168, K = 2048; 513 overflows the buckets
     EXPECT_EQ(points.back().x, 513);
     EXPECT_EQ(points.back().timeUs, 0.0);
-    const auto cliffs = findCliffs(points);
+    const KernelFamily* family = builtinKernels().find("gemm_bucket");
+    const auto cliffs = findCliffs(points, family);
     std::vector<std::string> found;
     for (const auto& cliff : cliffs)
         found.push_back(std::to_string(points[cliff.before].x) + "->" + std::to_string(points[cliff.after].x) + ": " + cliff.explanation);
@@ -147,7 +148,7 @@ TEST(Cliffs, H200GemmBucketCliffsAreTheBucketCells) {
                                             "256->257: bucket cell 256 -> 512"};
     EXPECT_EQ(found, expected);
     // M = 8 -> 9 moves to cell 16 at the same time (17.57 us): drawn as a change, not a cliff.
-    const auto changes = planChanges(points);
+    const auto changes = planChanges(points, family);
     ASSERT_FALSE(changes.empty());
     EXPECT_EQ(points[changes[0].index].x, 9);
     EXPECT_EQ(changes[0].what, "bucket cell 8 -> 16");
@@ -166,10 +167,11 @@ TEST(Cliffs, FakeWorkerSweepHasNoTimeSoNoFiguresOrCliffs) {
         EXPECT_FALSE(measuredTimeUs(run));
         points.push_back({run.plan.shape[0], measuredTimeUs(run).value_or(0.0), run.plan});
     }
-    EXPECT_TRUE(findCliffs(points).empty());
-    EXPECT_TRUE(planChanges(points).empty());  // it reports the base shape at every cell
+    const KernelFamily* family = builtinKernels().find("gemm_bucket");
+    EXPECT_TRUE(findCliffs(points, family).empty());
+    EXPECT_TRUE(planChanges(points, family).empty());  // it reports the base shape at every cell
     EXPECT_TRUE(findMeasuredSweeps(*trace).empty());
-    for (const auto& figures : runFigures(*trace, DeviceDatabase::embedded(), {})) {
+    for (const auto& figures : runFigures(*trace, builtinKernels(), DeviceDatabase::embedded(), {})) {
         EXPECT_FALSE(figures);
     }
 }

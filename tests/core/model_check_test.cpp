@@ -23,7 +23,7 @@ ModelConfig load(const std::string& path) {
 // name -> "N=...,K=..." (linear) or "heads=...,head_dim=..." (attention)
 std::map<std::string, std::string> shapes(const ModelConfig& model) {
     std::map<std::string, std::string> out;
-    for (const auto& layer : expandModel(model)) {
+    for (const auto& layer : expandModel(model, builtinKernels())) {
         std::string text;
         for (const auto& [name, value] : layer.fixed)
             if (name != "group_size" && name != "head_dim_v" && name != "causal")
@@ -58,7 +58,7 @@ TEST(ModelExpansion, MistralGemm) {
         {"attention", "heads=32,head_dim=128"},
     };
     EXPECT_EQ(shapes(m), expected);
-    for (const auto& layer : expandModel(m))
+    for (const auto& layer : expandModel(m, builtinKernels()))
         if (!layer.attention) {
             EXPECT_EQ(layer.family + "/" + layer.variant, "awq_gemm/gemm");
         }
@@ -128,7 +128,7 @@ TEST(ModelExpansion, AutoAwqQuantConfigFolderIsGemv) {
     EXPECT_EQ(m.name, "casperhansen__mistral-7b-instruct-awq-gemv");
     // Mistral-7B's architecture, as above, on the GEMV kernel.
     EXPECT_EQ(shapes(m).at("qkv_proj"), "N=6144,K=4096");
-    for (const auto& layer : expandModel(m))
+    for (const auto& layer : expandModel(m, builtinKernels()))
         if (!layer.attention) {
             EXPECT_EQ(layer.family + "/" + layer.variant, "awq_gemv/gemv");
         }

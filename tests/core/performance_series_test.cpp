@@ -173,7 +173,7 @@ TEST(PerformanceSeries, ACalibrationReplacesTheDatasheet) {
     EXPECT_EQ(rooflineForGpu("NVIDIA H200", h200Trace(), DeviceDatabase::embedded(), {}).label, "datasheet");
     EXPECT_EQ(rooflineForGpu("Some Future GPU", h200Trace(), DeviceDatabase::embedded(), {calibration}).label, "unknown");
 
-    const auto figures = runFigures(h200Trace(), DeviceDatabase::embedded(), {calibration});
+    const auto figures = runFigures(h200Trace(), builtinKernels(), DeviceDatabase::embedded(), {calibration});
     ASSERT_EQ(figures.size(), h200Trace().runs.size());
     for (std::size_t i = 0; i < figures.size(); ++i) {
         EXPECT_EQ(figures[i].has_value(), measuredTimeUs(h200Trace().runs[i]).has_value()) << i;

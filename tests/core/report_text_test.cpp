@@ -25,7 +25,7 @@ TEST(ReportText, HtmlEscapesEveryTraceStringAndEmbedsEveryPlot) {
     trace.notes.push_back("<b>note</b>");
     trace.source = "a & b";
     const std::vector<ReportPlot> plots{{"Timeline", "timeline.png", "PNG-A"}, {"Kernels <by> time", "kernels.png", "PNG-B"}};
-    const std::string html = reportHtml(trace, plots, "report <1>");
+    const std::string html = reportHtml(trace, builtinKernels(), plots, "report <1>");
     EXPECT_EQ(html.find("<script>"), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
     EXPECT_NE(html.find("&lt;b&gt;note&lt;/b&gt;"), std::string::npos);
@@ -44,7 +44,7 @@ TEST(ReportText, HtmlEscapesEveryTraceStringAndEmbedsEveryPlot) {
 TEST(ReportText, MarkdownReferencesThePlotFilesAndKeepsTablesIntact) {
     Trace trace = test::fixtureTrace();
     trace.records[0].name = "a|b<c>";
-    const std::string md = reportMarkdown(trace, {{"Timeline", "timeline.png", "x"}}, "r", "report_files");
+    const std::string md = reportMarkdown(trace, builtinKernels(), {{"Timeline", "timeline.png", "x"}}, "r", "report_files");
     EXPECT_NE(md.find("![Timeline](report_files/timeline.png)"), std::string::npos);
     EXPECT_NE(md.find("a\\|b&lt;c&gt;"), std::string::npos);
     EXPECT_NE(md.find("## Failures"), std::string::npos);
@@ -55,11 +55,11 @@ TEST(ReportText, FailedRunShowsNoDurationAndRunsTableSaysSo) {
     ASSERT_TRUE(trace.runs[3].gpu && !trace.runs[3].gpu->launch.ok());  // cudaErrorInvalidConfiguration, no kernel ran
     EXPECT_EQ(runDurationText(trace.runs[3]), "\u2014, failed");
     EXPECT_EQ(runDurationText(trace.runs[0]), "predicted");
-    const std::string html = reportHtml(trace, {}, "r");
+    const std::string html = reportHtml(trace, builtinKernels(), {}, "r");
     EXPECT_NE(html.find("<th>duration (us)</th>"), std::string::npos);
     EXPECT_NE(html.find("<td>\u2014, failed</td></tr>"), std::string::npos);
     EXPECT_EQ(html.find("<td>0.000</td>"), std::string::npos);
-    EXPECT_NE(reportMarkdown(trace, {}, "r", "f").find("| \u2014, failed |"), std::string::npos);
+    EXPECT_NE(reportMarkdown(trace, builtinKernels(), {}, "r", "f").find("| \u2014, failed |"), std::string::npos);
 }
 
 TEST(ReportText, BaseNameDropsTheJsonEndingOrNamesTheKernelAndShape) {
@@ -86,7 +86,7 @@ TEST(ReportText, ExplorerSectionShowsBothDevicesVerdictLimitAndFix) {
                                       "legend <text>"};
     const LaunchPlan& plan = content.explorer->plan;
     ASSERT_FALSE(plan.ok());
-    const std::string html = reportHtml(content);
+    const std::string html = reportHtml(content, builtinKernels());
     EXPECT_NE(html.find("Current shape: attention / fa2"), std::string::npos);
     EXPECT_NE(html.find(">compare device</th>"), std::string::npos);
     EXPECT_NE(html.find(htmlEscape(plan.message)), std::string::npos);

@@ -4,6 +4,7 @@
 #include "core/series/calibration.h"
 #include "core/model/device_spec.h"
 #include "core/series/roofline.h"
+#include "kernels/builtin_kernels.h"
 
 namespace tilescope {
 namespace {
@@ -43,6 +44,14 @@ TEST(Roofline, ComputeBoundUsesTheDtypesPeak) {
     EXPECT_DOUBLE_EQ(*rooflineBoundUs(plan, r, RooflineDtype::Bf16), 4.0);
     const auto figures = achievedFigures(plan, 8.0, r, RooflineDtype::Bf16);
     EXPECT_DOUBLE_EQ(*figures.pctOfRoofline, 50.0);
+}
+
+TEST(Roofline, EachFamilyNamesItsElementType) {
+    // The bucketed GEMM's kernels compute in bf16, the AWQ kernels in fp16; a family this build
+    // does not know (a trace from another build) gets the default, fp16.
+    EXPECT_EQ(rooflineDtypeOf("gemm_bucket", builtinKernels()), RooflineDtype::Bf16);
+    EXPECT_EQ(rooflineDtypeOf("awq_gemm", builtinKernels()), RooflineDtype::Fp16);
+    EXPECT_EQ(rooflineDtypeOf("not_a_family", builtinKernels()), RooflineDtype::Fp16);
 }
 
 TEST(Roofline, UnknownFiguresStayUnknown) {

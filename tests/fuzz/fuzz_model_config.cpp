@@ -2,6 +2,7 @@
 // config.json text and an optional quant_config.json text, so both parsers and their
 // cross-checks see hostile data.
 #include "core/diagnosis/model_check.h"
+#include "kernels/builtin_kernels.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::optional<std::string_view> quant;
     if (split != std::string_view::npos) quant = all.substr(split + 1);
     auto model = tilescope::parseModelConfig(config, quant, "fuzz");
-    if (model) (void)tilescope::expandModel(*model);
+    if (model) (void)tilescope::expandModel(*model, tilescope::builtinKernels());
     return 0;
 }

@@ -131,7 +131,7 @@ void ReportExporterTest::failedRunShowsNoDuration() {
     QVERIFY(trace.runs[2].gpu && trace.runs[2].gpu->timing);  // a measured run shows its timing's median
     const QString measured = QString::number(trace.runs[2].gpu->timing->medianUs, 'f', 3);
     QCOMPARE(QString::fromStdString(runDurationText(trace.runs[2])), measured);
-    const std::string html = reportHtml(trace, {}, "r");
+    const std::string html = reportHtml(trace, builtinKernels(), {}, "r");
     // The failed run's row of the Runs table ends with "—, failed", never 0.000.
     const QString text = QString::fromStdString(html);
     const auto rows = text.split(QLatin1Char('\n')).filter(QStringLiteral("<tr><td>measured</td>"));
