@@ -79,7 +79,21 @@ Result<void> FileInput::open(const std::string& path) {
     return {};
 }
 
+void FileInput::openText(std::string_view text) {
+    m_text = text;
+    m_textRead = 0;
+    m_size = text.size();
+}
+
+bool FileInput::compressed() const { return m_file && gzdirect(m_file) == 0; }
+
 Result<std::size_t> FileInput::read(char* out, std::size_t n) {
+    if (!m_file) {
+        const std::size_t got = std::min(n, m_text.size() - m_textRead);
+        if (got > 0) std::memcpy(out, m_text.data() + m_textRead, got);
+        m_textRead += got;
+        return got;
+    }
     const int got = gzread(m_file, out, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
     if (got > 0) return static_cast<std::size_t>(got);
     int code = Z_OK;
@@ -89,6 +103,7 @@ Result<std::size_t> FileInput::read(char* out, std::size_t n) {
 }
 
 std::uint64_t FileInput::position() const {
+    if (!m_file) return m_textRead;
     const auto offset = gzoffset(m_file);
     return offset < 0 ? 0 : static_cast<std::uint64_t>(offset);
 }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <simdjson.h>
@@ -33,6 +34,10 @@ public:
     FileInput& operator=(const FileInput&) = delete;
     ~FileInput();
     Result<void> open(const std::string& path);
+    // Reads `text` as a plain file's bytes (not copied: it must outlive the reads).
+    void openText(std::string_view text);
+    // Whether the bytes are inflated from a gzip stream (known once read() has been called).
+    bool compressed() const;
     // Bytes read into `out`, 0 at the end; an error for a corrupt gzip stream, or one that ends
     // before its trailer. zlib hands out what it could inflate from a cut stream and flags the cut
     // only in gzerror: that data is passed on, and the read after it (0 bytes) fails, so the error
@@ -44,6 +49,8 @@ public:
 private:
     gzFile_s* m_file = nullptr;
     std::uint64_t m_size = 0;
+    std::string_view m_text;  // the source when no file is open
+    std::size_t m_textRead = 0;
 };
 
 struct JsonStreamLimits {

@@ -9,7 +9,6 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -17,6 +16,7 @@
 #include <simdjson.h>
 
 #include "core/trace/json_io.h"
+#include "core/trace/json_stream.h"
 #include "core/trace/trace_io.h"
 
 namespace tilescope {
@@ -25,8 +25,6 @@ namespace {
 
 namespace dom = simdjson::dom;
 using nlohmann::ordered_json;
-
-static_assert(simdjson::SIMDJSON_PADDING <= kNativeTracePadding, "readNativeTraceFast's callers pad for simdjson");
 
 // The DOM reader's bounds (core/trace/json_io.cpp's readers).
 constexpr std::int64_t kMaxTime = std::numeric_limits<std::int64_t>::max();
@@ -145,11 +143,15 @@ template <std::size_t N>
 bool collect(dom::element e, const std::array<std::string_view, N>& names, Fields<N>& out) {
     dom::object object;
     if (e.get_object().get(object)) return false;
+    // The writer's order first: the name after the last one matched is tried before the others.
+    std::size_t next = 0;
     for (dom::key_value_pair field : object) {
-        for (std::size_t i = 0; i < N; ++i) {
+        for (std::size_t k = 0; k < N; ++k) {
+            const std::size_t i = (next + k) % N;
             if (field.key == names[i]) {
                 out.values[i] = field.value;
                 out.present[i] = true;
+                next = i + 1;
                 break;
             }
         }
@@ -157,7 +159,9 @@ bool collect(dom::element e, const std::array<std::string_view, N>& names, Field
     return true;
 }
 
-// recordFromJson.
+// recordFromJson. A record is parsed alone (so the parser's buffers stay small and reused), and
+// nests in the root object and the records array: its own depth may be two less than a trace's.
+constexpr int kMaxRecordNesting = kMaxTraceNesting - 2;
 constexpr std::array<std::string_view, 18> kRecordFields = {"name",
                                                             "start_ns",
                                                             "end_ns",
@@ -296,56 +300,176 @@ std::optional<BoundaryMap> readSweep(dom::element e, std::size_t index, const Ke
     return map;
 }
 
-}  // namespace
+// A key as nlohmann reads it, when it is plain: no escapes, no control bytes, valid UTF-8 (any
+// other declines, and the DOM reader decides).
+bool plainKey(std::string_view key) {
+    for (const char c : key)
+        if (static_cast<unsigned char>(c) < 0x20 || c == '\\') return false;
+    return simdjson::validate_utf8(key.data(), key.size());
+}
 
-std::optional<Trace> readNativeTraceFast(const char* text, std::size_t size, const KernelRegistry& registry) {
-    // One parser is kept for the process: its buffers (about twice the largest trace read) are
-    // fresh memory the first time, and faulting them in costs far more than the parse (a 200 MB
-    // trace: ~1.2 s against ~0.2 s, docs/PERFORMANCE.md), so later reads reuse them. A read while
-    // another holds it uses a parser of its own.
-    static std::mutex sharedMutex;
-    static dom::parser shared;
-    std::unique_lock lock(sharedMutex, std::try_to_lock);
-    dom::parser own;
-    dom::parser& parser = lock.owns_lock() ? shared : own;
-    // The DOM reader refuses more than kMaxTraceNesting levels before parsing; simdjson's depth
-    // limit declines them here too (a trace nests 8 deep).
-    if ((parser.capacity() < size || parser.max_depth() != kMaxTraceNesting) && parser.allocate(size, kMaxTraceNesting))
-        return std::nullopt;
-    dom::element root;
-    if (parser.parse(reinterpret_cast<const std::uint8_t*>(text), size, false).get(root)) return std::nullopt;
-    dom::object object;
-    if (root.get_object().get(object)) return std::nullopt;
+// The file, or text, read as a stream through a small buffer (core/trace/json_stream, the Kineto
+// import's byte source): each record is found by the byte scanner and parsed alone by simdjson's
+// DOM parser, in place; every other top-level value (small but for the sweeps) is parsed whole.
+// The memory touched is the buffer, the parsers' per-value buffers and the Trace read, never a
+// copy of the file or a tape of it all: fresh memory is what a first read pays for most
+// (docs/PERFORMANCE.md), and simdjson's On-Demand API would run its portable kernel here (the
+// library's headers are built without AVX2), where the DOM parser picks the CPU's at run time.
+class NativeTraceStream : private JsonByteStream {
+public:
+    explicit NativeTraceStream(const std::string& origin) : JsonByteStream(origin, limits()) {}
 
-    // Everything but the records and the sweeps through the DOM reader's own code.
-    ordered_json rest = ordered_json::object();
-    std::optional<dom::array> records, sweeps;
-    for (dom::key_value_pair field : object) {
-        if (field.key == "records" || field.key == "sweeps") {
-            dom::array array;
-            if (field.value.get_array().get(array)) return std::nullopt;
-            (field.key == "records" ? records : sweeps) = array;
-            rest[std::string(field.key)] = ordered_json::array();
-        } else {
-            rest[std::string(field.key)] = toJson(field.value);
+    std::optional<Trace> readFile(const std::string& path, const KernelRegistry& registry) {
+        if (!m_input.open(path)) return std::nullopt;
+        return read(registry);
+    }
+    std::optional<Trace> readText(std::string_view text, const KernelRegistry& registry) {
+        m_input.openText(text);
+        return read(registry);
+    }
+
+private:
+    static JsonStreamLimits limits() {
+        JsonStreamLimits limits;
+        limits.maxValueBytes = static_cast<std::size_t>(kMaxTraceFileBytes);  // the sweeps are one value
+        return limits;
+    }
+
+    std::optional<Trace> read(const KernelRegistry& registry) {
+        // The DOM reader refuses more than kMaxTraceNesting levels, the root object one of them.
+        if (m_values.allocate(kMinReadChunk, kMaxTraceNesting - 1) || m_recordParser.allocate(kMinReadChunk, kMaxRecordNesting))
+            return std::nullopt;
+        startBuffer();
+        if (!readTopLevel(registry) || m_error || !m_sawRecords || !m_sawSweeps) return std::nullopt;
+        auto trace = traceFromJson(m_rest, registry);
+        if (!trace) return std::nullopt;
+        trace->records = std::move(m_records);
+        trace->sweeps = std::move(m_sweeps);
+        return std::move(trace).value();
+    }
+
+    bool readTopLevel(const KernelRegistry& registry) {
+        std::size_t p = 0;
+        // A gzip file is not a native trace to the DOM reader: declined.
+        if (!skipSpace(p) || m_input.compressed() || m_buffer[p] != '{') return false;
+        ++p;
+        if (!skipSpace(p)) return false;
+        while (m_buffer[p] != '}') {
+            if (m_buffer[p] != '"') return false;
+            std::size_t keyStart = p, keyEnd = 0;
+            if (!scanValue(keyStart, keyEnd, true)) return false;
+            const std::string_view raw(m_buffer.data() + keyStart + 1, keyEnd - keyStart - 2);
+            if (!plainKey(raw)) return false;
+            const std::string key(raw);
+            p = keyEnd;
+            if (!skipSpace(p) || m_buffer[p] != ':') return false;
+            ++p;
+            if (!skipSpace(p)) return false;
+            if (key == "records") {
+                if (m_buffer[p] != '[' || !readRecords(p)) return false;
+                m_sawRecords = true;
+                m_rest[key] = ordered_json::array();
+            } else {
+                std::size_t start = p, end = 0;
+                dom::element value;
+                if (!scanValue(start, end, true) ||
+                    m_values.parse(reinterpret_cast<const std::uint8_t*>(m_buffer.data() + start), end - start, false).get(value))
+                    return false;
+                if (key == "sweeps") {
+                    if (!readSweeps(value, registry)) return false;
+                    m_sawSweeps = true;
+                    m_rest[key] = ordered_json::array();
+                } else {
+                    m_rest[key] = toJson(value);
+                }
+                p = end;
+            }
+            if (!skipSpace(p)) return false;
+            if (m_buffer[p] == ',') {
+                ++p;
+                if (!skipSpace(p) || m_buffer[p] == '}') return false;
+            } else if (m_buffer[p] != '}') {
+                return false;
+            }
+        }
+        ++p;
+        return !skipSpace(p);  // only whitespace may follow
+    }
+
+    // The last "records" key counts, as in nlohmann's parser.
+    bool readRecords(std::size_t& p) {
+        m_records.clear();
+        ++p;  // '['
+        if (!skipSpace(p)) return false;
+        if (m_buffer[p] == ']') {
+            ++p;
+            return true;
+        }
+        for (;;) {
+            if (m_buffer[p] != '{') return false;
+            std::size_t start = p, end = 0;
+            if (!scanValue(start, end, true)) return false;
+            KernelRecord record;
+            if (!readRecordAt(start, end, record)) return false;
+            if (m_records.empty()) {
+                // Room for as many records as the first one's size says the rest of the input
+                // holds, so the vector is not copied as it grows (fresh memory each time).
+                const std::uint64_t rest = m_input.size() - std::min<std::uint64_t>(m_input.size(), m_base + end);
+                m_records.reserve(static_cast<std::size_t>(rest / (end - start + 1) + 1));
+            }
+            m_records.push_back(std::move(record));
+            p = end;
+            if (!skipSpace(p)) return false;
+            if (m_buffer[p] == ',') {
+                ++p;
+                if (!skipSpace(p)) return false;
+            } else if (m_buffer[p] == ']') {
+                ++p;
+                return true;
+            } else {
+                return false;
+            }
         }
     }
-    auto trace = traceFromJson(rest, registry);
-    if (!trace) return std::nullopt;
 
-    std::size_t index = 0;
-    for (dom::element sweep : *sweeps) {
-        auto map = readSweep(sweep, index++, registry);
-        if (!map) return std::nullopt;
-        trace->sweeps.push_back(std::move(*map));
+    bool readRecordAt(std::size_t begin, std::size_t end, KernelRecord& record) {
+        dom::element element;
+        if (m_recordParser.parse(reinterpret_cast<const std::uint8_t*>(m_buffer.data() + begin), end - begin, false).get(element))
+            return false;
+        return readRecord(element, record);
     }
-    trace->records.reserve(records->size());
-    for (dom::element element : *records) {
-        KernelRecord record;
-        if (!readRecord(element, record)) return std::nullopt;
-        trace->records.push_back(std::move(record));
+
+    // The last "sweeps" key counts.
+    bool readSweeps(dom::element value, const KernelRegistry& registry) {
+        dom::array sweeps;
+        if (value.get_array().get(sweeps)) return false;
+        m_sweeps.clear();
+        std::size_t index = 0;
+        for (dom::element sweep : sweeps) {
+            auto map = readSweep(sweep, index++, registry);
+            if (!map) return false;
+            m_sweeps.push_back(std::move(*map));
+        }
+        return true;
     }
-    return std::move(trace).value();
+
+    dom::parser m_recordParser;
+    dom::parser m_values;
+    ordered_json m_rest = ordered_json::object();  // everything but the records and sweeps, for traceFromJson
+    std::vector<KernelRecord> m_records;
+    std::vector<BoundaryMap> m_sweeps;
+    bool m_sawRecords = false;
+    bool m_sawSweeps = false;
+};
+
+}  // namespace
+
+std::optional<Trace> readNativeTraceText(std::string_view text, const KernelRegistry& registry) {
+    return NativeTraceStream("text").readText(text, registry);
+}
+
+std::optional<Trace> readNativeTraceFile(const std::string& path, const KernelRegistry& registry) {
+    return NativeTraceStream(path).readFile(path, registry);
 }
 
 }  // namespace tilescope

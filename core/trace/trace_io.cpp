@@ -285,11 +285,7 @@ Result<Trace> readTraceTextDom(std::string_view text, std::string_view origin, c
 }
 
 Result<Trace> readTraceText(std::string_view text, std::string_view origin, const KernelRegistry& registry) {
-    std::string padded;
-    padded.reserve(text.size() + kNativeTracePadding);
-    padded.assign(text);
-    padded.resize(text.size() + kNativeTracePadding, '\0');
-    if (auto trace = readNativeTraceFast(padded.data(), text.size(), registry)) return std::move(*trace);
+    if (auto trace = readNativeTraceText(text, registry)) return std::move(*trace);
     return readTraceTextDom(text, origin, registry);
 }
 
@@ -300,14 +296,14 @@ Result<Trace> readTraceFile(const std::string& path, const KernelRegistry& regis
     if (size > kMaxTraceFileBytes)
         return makeError(path + ": " + std::to_string(size) + " bytes is over the " + std::to_string(kMaxTraceFileBytes) +
                          "-byte limit of a trace file");
+    // Streamed (the file is never held whole); only a file that reader declines is read into memory.
+    if (auto trace = readNativeTraceFile(path, registry)) return std::move(*trace);
     std::ifstream in(path, std::ios::binary);
     if (!in) return makeError(path + ": cannot open");
-    // Read with room for the padding simdjson reads past the end (no copy on the fast path).
-    std::string text(static_cast<std::size_t>(size) + kNativeTracePadding, '\0');
+    std::string text(static_cast<std::size_t>(size), '\0');
     in.read(text.data(), static_cast<std::streamsize>(size));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (auto trace = readNativeTraceFast(text.data(), got, registry)) return std::move(*trace);
-    return readTraceTextDom(std::string_view(text.data(), got), path, registry);
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return readTraceTextDom(text, path, registry);
 }
 
 }  // namespace tilescope

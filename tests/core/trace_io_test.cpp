@@ -201,12 +201,8 @@ TEST(TraceIo, RunsOfAFamilyThisBuildDoesNotKnowAreKept) {
 
 // ---- the reader on simdjson (core/native_trace_reader) against the DOM reader
 
-// The fast reader's result, or nullopt when it declines (the text padded as it requires).
-std::optional<Trace> readFast(const std::string& text) {
-    std::string padded = text;
-    padded.resize(text.size() + kNativeTracePadding, '\0');
-    return readNativeTraceFast(padded.data(), text.size(), builtinKernels());
-}
+// The fast reader's result, or nullopt when it declines.
+std::optional<Trace> readFast(const std::string& text) { return readNativeTraceText(text, builtinKernels()); }
 
 // Both readers on one text: the fast one must take it, and read it to the same bytes.
 void expectSameReading(const std::string& text, const std::string& what) {
@@ -221,6 +217,13 @@ void expectSameReading(const std::string& text, const std::string& what) {
     auto viaApi = readTraceText(text, what, builtinKernels());
     ASSERT_TRUE(viaApi.ok()) << viaApi.error();
     EXPECT_EQ(traceToText(*viaApi), traceToText(*dom));
+    // The same text streamed from a file.
+    const fs::path path = fs::temp_directory_path() / ("tilescope_same_reading_" + std::to_string(::getpid()) + ".tilescope.json");
+    std::ofstream(path, std::ios::binary) << text;
+    auto fromFile = readNativeTraceFile(path.string(), builtinKernels());
+    fs::remove(path);
+    ASSERT_TRUE(fromFile.has_value()) << "the simdjson reader declined the trace from a file";
+    EXPECT_EQ(traceToText(*fromFile), traceToText(*dom));
 }
 
 std::string fileText(const fs::path& path) {
