@@ -207,7 +207,7 @@ struct CheckModelOptions {
     std::string device;
     std::string batches = "1,8,64";
     std::string seqs = "1";
-    std::string attention = "fa2";
+    std::string attentionVariant;  // the default: the first variant of the family that plans the attention call
     bool json = false;
 };
 
@@ -220,7 +220,7 @@ int runCheckModel(const CheckModelOptions& o) {
     ModelCheckOptions options;
     options.batches = parseList(o.batches, "--batch");
     options.seqs = parseList(o.seqs, "--seq");
-    options.attentionVariant = o.attention;
+    options.attentionVariant = o.attentionVariant;
     auto check = checkModel(*model, *device, options, builtinKernels(), &database);
     if (!check) throw UsageError{check.error()};
     if (o.json) std::cout << modelCheckToJson(*check).dump(2) << '\n';
@@ -254,13 +254,20 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
                                        "each batch x seq on a device.\n"
                                        "Exit 0 when everything launches, 1 when anything fails, 2 for a bad config.");
     auto o = std::make_shared<CheckModelOptions>();
+    std::string attentionHelp = "attention variant";
+    if (const KernelFamily* planner = builtinKernels().planning(ModelCall::Attention)) {
+        o->attentionVariant = planner->variants().front().name;
+        std::string names;
+        for (const VariantInfo& v : planner->variants()) names += (names.empty() ? ": " : " or ") + v.name;
+        attentionHelp += names;
+    }
     command
         ->add_option("config", o->config, "a Hugging Face config.json, or the checkpoint folder (config.json and maybe quant_config.json)")
         ->required();
     command->add_option("-d,--device", o->device, "device id or device .json file (default: the database default)");
     command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();
     command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
-    command->add_option("--attention", o->attention, "attention variant: fa2 or sm120_tile_search")->capture_default_str();
+    command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
     command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
 }

@@ -234,6 +234,23 @@ void requireDeviceCode(const KernelChoice& kernel) {
                      "(use 'plan' or 'check-launch' to check it against any device)"};
 }
 
+// The families whose kernels have bf16 twins (`run --dtype bf16`), ", "-joined.
+std::string bf16FamilyNames() {
+    std::vector<std::string> names;
+    for (const auto& family : builtinKernels().families())
+        if (family->hasBf16Kernels()) names.emplace_back(family->name());
+    return joinList(names);
+}
+
+// --dtype bf16 on a family without bf16 twins: where it applies, and the one type each other runnable family has.
+std::string bf16RefusalText() {
+    std::vector<std::string> others;
+    for (const auto& family : builtinKernels().families())
+        if (family->hasDeviceCode() && !family->hasBf16Kernels())
+            others.push_back(std::string(family->name()) + " is " + (family->elementType() == ElementType::Bf16 ? "bf16" : "fp16"));
+    return "--dtype bf16 applies to " + bf16FamilyNames() + " only (" + joinList(others) + ")";
+}
+
 }  // namespace
 
 Result<Calibration> readCalibrationFile(const std::string& path) {
@@ -261,8 +278,7 @@ int runCommand(const RunCommandOptions& o) {
     requireDeviceCode(kernel);
     const Shape shape = orUsage(parseShape(o.shape, kernel.family->parameters()));
     if (o.dtype != "fp16" && o.dtype != "bf16") throw UsageError{"--dtype must be fp16 or bf16"};
-    if (o.dtype == "bf16" && !kernel.family->hasBf16Kernels())
-        throw UsageError{"--dtype bf16 applies to attention only (awq kernels are fp16, gemm_bucket is bf16)"};
+    if (o.dtype == "bf16" && !kernel.family->hasBf16Kernels()) throw UsageError{bf16RefusalText()};
     auto gpu = openGpu(o.gpu, o.cupti);
     if (!gpu) return kExitNoGpu;
     const LaunchPlan plan = planWithFix(kernel, shape, gpu->device, &DeviceDatabase::embedded());
@@ -382,7 +398,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
     command->add_flag("--check,!--no-check", o->check, "compare the output with the CPU reference (default on)");
     command->add_flag("--cupti,!--no-cupti", o->cupti, "trace with CUPTI (default on; off under ncu or compute-sanitizer)");
     command->add_flag("--flush-l2", o->flushL2, "evict L2 before every timed repeat: weights cold, as in a real model's layer");
-    command->add_option("--dtype", o->dtype, "attention: fp16 (default) or bf16");
+    command->add_option("--dtype", o->dtype, bf16FamilyNames() + ": fp16 (default) or bf16");
     command->add_option("--trace", o->trace,
                         "also save the run (measured, or the plan when nothing launched) as a trace FILE (X.tilescope.json)");
     command->add_flag("--json", o->json, "one JSON object: plan, CUDA errors, CUPTI records, check, timing, roofline, achieved");
