@@ -136,6 +136,25 @@ TEST(ModelExpansion, AutoAwqQuantConfigFolderIsGemv) {
     EXPECT_EQ(load(kGemvFolder + "/config.json").packing, AwqPacking::Gemv);
 }
 
+// The families say which model call they plan (KernelFamily::modelCall); a registry without them
+// plans nothing, and the check says so instead of naming a family.
+TEST(ModelExpansion, EachCallIsPlannedByTheFamilyThatSaysSo) {
+    const ModelConfig m = load(kModels + "TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json");
+    const KernelFamily* linear = builtinKernels().planning(ModelCall::AwqLinearGemmPacked);
+    const KernelFamily* attention = builtinKernels().planning(ModelCall::Attention);
+    ASSERT_TRUE(linear && attention);
+    EXPECT_EQ(packingFamily(AwqPacking::Gemm, builtinKernels()), linear->name());
+    for (const auto& layer : expandModel(m, builtinKernels()))
+        EXPECT_EQ(layer.family, layer.attention ? attention->name() : linear->name()) << layer.name;
+    const KernelRegistry none;
+    EXPECT_EQ(packingFamily(AwqPacking::Gemm, none), "");
+    for (const auto& layer : expandModel(m, none)) EXPECT_EQ(layer.family, "") << layer.name;
+    const auto& db = DeviceDatabase::embedded();
+    const auto check = checkModel(m, *db.find("rtx-5090"), ModelCheckOptions{}, none, &db);
+    ASSERT_FALSE(check.ok());
+    EXPECT_EQ(check.error(), "q_proj: no kernel family of this build plans it");
+}
+
 TEST(ModelCheckPlans, GemvCheckpointFailsBatch8InEveryLinearLayer) {
     const ModelConfig m = load(kGemvFolder);
     ModelCheckOptions options;
