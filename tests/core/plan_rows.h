@@ -28,6 +28,8 @@ struct RefusalRow {
     int fixParameter = -1;      // else the nearest passing value of one parameter
     std::int64_t fixValue = 0;
     const char* device = "h100-sxm";
+    const char* cudaError = nullptr;  // the CUDA error's name (cudaGetErrorName); nullptr: not pinned by this row
+    int cudaErrorCode = -1;           // its code; -1: not pinned
 };
 
 inline void PrintTo(const RefusalRow& row, std::ostream* os) { *os << row.variant << " " << row.shape << " on " << row.device; }
@@ -66,6 +68,14 @@ inline void expectRefusal(std::string_view family, const RefusalRow& row) {
     if (row.fixParameter >= 0) {
         ASSERT_TRUE(p.fixShape);
         EXPECT_EQ((*p.fixShape)[row.fixParameter], row.fixValue);
+    }
+    if (row.cudaError) {
+        ASSERT_TRUE(p.cudaError);
+        EXPECT_EQ(p.cudaError->name, row.cudaError);
+    }
+    if (row.cudaErrorCode >= 0) {
+        ASSERT_TRUE(p.cudaError);
+        EXPECT_EQ(p.cudaError->code, row.cudaErrorCode);
     }
 }
 

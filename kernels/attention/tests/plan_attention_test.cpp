@@ -123,24 +123,17 @@ INSTANTIATE_TEST_SUITE_P(
                          .shape = "head_dim=1024,head_dim_v=1024", .verdict = Verdict::NoTileFits,
                          .message = "(head_dim, head_dim_v)=(1024, 1024) exceeds SM90 shared-memory capacity (232448 bytes)"},
         test::RefusalRow{.name = "Sm120PreAmpere", .variant = "sm120_tile_search", .shape = "head_dim=256,head_dim_v=256",
-                         .verdict = Verdict::UnsupportedDevice, .device = "t4"}),
+                         .verdict = Verdict::UnsupportedDevice, .device = "t4"},
+        // Per sequence: Q, K, V, O fp16 = 2048 * 32 * (128 + 256 + 128) * 2 = 67,108,864 B, plus the
+        // fp32 LSE 32 * 2048 * 4 = 262,144 B: 67,371,008 B. 80 GiB = 85,899,345,920 B -> 1,275 sequences.
+        test::RefusalRow{.name = "Fa2OutOfMemoryAlongBatch", .variant = "fa2", .shape = "batch=2000",
+                         .verdict = Verdict::OutOfMemory, .message = "CUDA error: out of memory", .limit = "memory_bytes",
+                         .limitValue = 85899345920, .actual = 2000 * std::int64_t{67371008},
+                         .fix = "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
+                                "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200",
+                         .cudaErrorCode = 2}),
     test::rowName);
 // clang-format on
-
-TEST(AttentionFa2, OutOfMemoryAlongBatch) {
-    // Per sequence: Q, K, V, O fp16 = 2048 * 32 * (128 + 256 + 128) * 2 = 67,108,864 B, plus the
-    // fp32 LSE 32 * 2048 * 4 = 262,144 B: 67,371,008 B. 80 GiB = 85,899,345,920 B -> 1,275 sequences.
-    const LaunchPlan p = plan("attention", "fa2", "batch=2000", "h100-sxm");
-    EXPECT_EQ(p.verdict, Verdict::OutOfMemory);
-    EXPECT_EQ(p.message, "CUDA error: out of memory");
-    EXPECT_EQ(limitName(p), "memory_bytes");
-    EXPECT_EQ(p.limit->limit, 85899345920);
-    EXPECT_EQ(p.limit->actual, 2000 * std::int64_t{67371008});
-    EXPECT_EQ(p.cudaError->code, 2);
-    EXPECT_EQ(p.fix,
-              "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-              "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200");
-}
 
 TEST(AttentionFa2, PaddingWasteOnSeqlenQ) {
     // two 128-row tiles (forced one split: 32 heads x 4 m-blocks would split on 132 SMs)

@@ -100,7 +100,16 @@ INSTANTIATE_TEST_SUITE_P(
                          .limit = "K % group_size"},
         test::RefusalRow{.name = "PrefillGroupSize128", .variant = "prefill", .shape = "group_size=64",
                          .message = "the prefill GEMM kernel only supports group size 128 (got 64)", .fixParameter = 3,
-                         .fixValue = 128}),
+                         .fixValue = 128},
+        // 73,728 B > T4's 65,536 B opt-in limit: a real cross-device boundary. M 65..128 share the
+        // 73,728 B bucket; 129 (53,248 B) is 1 away, 64 is 64 away.
+        test::RefusalRow{.name = "PrefillM128ExceedsT4OptIn", .variant = "prefill", .shape = "M=128",
+                         .verdict = Verdict::InvalidLaunch, .message = "CUDA error: invalid argument",
+                         .limit = "smem_per_block_optin", .limitValue = 65536, .actual = 73728,
+                         .fix = "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on "
+                                "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
+                                "rtx-pro-6000-blackwell, rtx-5070-ti",
+                         .device = "t4", .cudaError = "cudaErrorInvalidValue", .cudaErrorCode = 1}),
     test::rowName);
 // clang-format on
 
@@ -232,21 +241,8 @@ TEST(AwqGemmPrefill, SplitKReducesInPlace) {
     EXPECT_EQ(p.deviceMemoryBytes, static_cast<std::int64_t>(weights + scalesAndZeros + activations + output + 2 * 32 * 4));
 }
 
-TEST(AwqGemmPrefill, M128ExceedsT4OptIn) {
-    // 73,728 B > T4's 65,536 B opt-in limit: a real cross-device boundary.
-    const LaunchPlan p = plan("awq_gemm", "prefill", "M=128", "t4");
-    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(p.message, "CUDA error: invalid argument");
-    EXPECT_EQ(limitName(p), "smem_per_block_optin");
-    EXPECT_EQ(p.limit->limit, 65536);
-    EXPECT_EQ(p.limit->actual, 73728);
-    EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidValue");
-    EXPECT_EQ(p.cudaError->code, 1);
-    // M 65..128 share the 73,728 B bucket; 129 (53,248 B) is 1 away, 64 is 64 away.
-    EXPECT_EQ(p.fix,
-              "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on "
-              "a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
-              "rtx-pro-6000-blackwell, rtx-5070-ti");
+TEST(AwqGemmPrefill, SmallerBucketsFitT4) {
+    // M=128 is refused on a T4 (AwqGemmRefuses' PrefillM128ExceedsT4OptIn); 64 and 32 fit.
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=64", "t4").verdict, Verdict::Ok);
     EXPECT_EQ(plan("awq_gemm", "prefill", "M=32", "t4").verdict, Verdict::Ok);  // 57,344 <= 65,536 with opt-in
 }

@@ -19,7 +19,10 @@ class GemmBucketRefuses : public testing::TestWithParam<test::RefusalRow> {};
 
 TEST_P(GemmBucketRefuses, WithUpstreamsMessageLimitAndFix) {
     test::expectRefusal("gemm_bucket", GetParam());
-    EXPECT_FALSE(plan("gemm_bucket", GetParam().variant, GetParam().shape, GetParam().device).cudaError);
+    // The planner's own refusals are no CUDA error; only a launch the runtime rejects is.
+    if (!GetParam().cudaError) {
+        EXPECT_FALSE(plan("gemm_bucket", GetParam().variant, GetParam().shape, GetParam().device).cudaError);
+    }
 }
 
 // One row per case, as a table (clang-format would put every field on its own line).
@@ -41,7 +44,15 @@ INSTANTIATE_TEST_SUITE_P(
         // 27 x 256 is 88 below; 7168 is 168 above.
         test::RefusalRow{.name = "NMultipleOf256", .variant = "oproj", .shape = "N=7000",
                          .message = "gemm_ar: N=7000 must be a multiple of 256", .limit = "N % 256", .fixParameter = 1,
-                         .fixValue = 6912}),
+                         .fixValue = 6912},
+        // 221,184 B > A100's 166,912 B opt-in limit.
+        test::RefusalRow{.name = "BigCellsFailOnA100", .variant = "oproj", .shape = "M=32", .verdict = Verdict::InvalidLaunch,
+                         .message = "CUDA error: invalid argument", .limit = "smem_per_block_optin", .limitValue = 166912,
+                         .actual = 221184,
+                         .fix = "nearest passing M: 16 (M=16,N=7168,K=8192); or chunk M into calls of at most 16 rows: the "
+                                "largest cell whose shared memory fits this GPU's opt-in limit; or this shape runs on h100-sxm, "
+                                "h100-pcie, h200, b200",
+                         .device = "a100-80gb-sxm", .cudaError = "cudaErrorInvalidValue"}),
     test::rowName);
 // clang-format on
 
@@ -185,20 +196,9 @@ TEST(GemmBucket, SwapBoundaryIsBetweenCells64And128) {
     EXPECT_FALSE(plan("gemm_bucket", "oproj", "M=16", "h200").operandsSwapped);  // small cells keep x as A
 }
 
-TEST(GemmBucket, BigCellsFailOnA100) {
-    // 221,184 B > A100's 166,912 B opt-in limit.
-    const LaunchPlan p = plan("gemm_bucket", "oproj", "M=32", "a100-80gb-sxm");
-    EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
-    EXPECT_EQ(p.message, "CUDA error: invalid argument");
-    EXPECT_EQ(limitName(p), "smem_per_block_optin");
-    EXPECT_EQ(p.limit->limit, 166912);
-    EXPECT_EQ(p.limit->actual, 221184);
-    EXPECT_EQ(p.cudaError->name, "cudaErrorInvalidValue");
-    EXPECT_EQ(p.fix,
-              "nearest passing M: 16 (M=16,N=7168,K=8192); or chunk M into calls of at most 16 rows: the largest "
-              "cell whose shared memory fits this GPU's opt-in limit; or this shape runs on h100-sxm, h100-pcie, "
-              "h200, b200");
-    // Every M in 17..512 fails there; on the consumer cards too (101,376 B).
+TEST(GemmBucket, EveryCellAbove16FailsOnA100AndTheConsumerCards) {
+    // The M=32 row of GemmBucketRefuses: 221,184 B > A100's 166,912 B opt-in. Every M in 17..512
+    // fails there; on the consumer cards too (101,376 B).
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=512", "a100-80gb-sxm").verdict, Verdict::InvalidLaunch);
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=16", "rtx-5090").verdict, Verdict::Ok);  // 98,400 <= 101,376
     EXPECT_EQ(plan("gemm_bucket", "oproj", "M=17", "rtx-5090").verdict, Verdict::InvalidLaunch);
