@@ -17,14 +17,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # twice that and is never carried to a GPU, so its budget only guards against runaway growth; the
 # bundle a device call carries is pack.sh's default (one arch, Release, 40 MB).
 budget_mb=200
-if ldd "$cli" | grep -q 'libasan\.so'; then budget_mb=600; fi
+# grep reads all of ldd's output: with -q it would stop at the match, and ldd, still writing, could die
+# of SIGPIPE, which pipefail turns into "not sanitized" (it did once, under load, in CI).
+if ldd "$cli" | grep 'libasan\.so' >/dev/null; then budget_mb=600; fi
 "$here/pack.sh" --cli "$cli" --out "$bundle" --max-mb "$budget_mb"
 for f in bin/tilescope-cli run.sh profile.sh cases.txt profile_cases.txt summarize.py peers.py README.md BUNDLE; do
   [ -e "$bundle/$f" ] || fail "the bundle lacks $f"
 done
 [ "$(patchelf --print-rpath "$bundle/bin/tilescope-cli")" = '$ORIGIN/../lib' ] || fail "the CLI's RPATH is not \$ORIGIN/../lib"
-ls "$bundle/lib" | grep -q '^libcupti\.so' || fail "libcupti is not in the bundle"
-ls "$bundle/lib" | grep -q '^libsimdjson\.so' || fail "libsimdjson is not in the bundle"
+ls "$bundle/lib" | grep '^libcupti\.so' >/dev/null || fail "libcupti is not in the bundle"
+ls "$bundle/lib" | grep '^libsimdjson\.so' >/dev/null || fail "libsimdjson is not in the bundle"
 
 # Elsewhere, with the system's copies of the carried libraries out of the search path: each
 # carried library must resolve inside the bundle.
