@@ -63,6 +63,7 @@ void MainWindow::buildTracePages() {
     // Measured performance of a sweep in the trace against the roofline (issue 14).
     m_calibrations = new CalibrationStore(m_useSettings, this);
     m_performance = new PerformancePage(m_document, m_calibrations);
+    m_performance->followShapePanel(m_state);
     // "Perf": with "Performance" the eight tabs were ~30 px wider than the pages at 1,024 px, and the
     // Launch tab hid behind scroll arrows (eliding every tab left "R…" for Runs).
     const int performanceTab = m_pages->addTab(m_performance, tr("&Perf"));

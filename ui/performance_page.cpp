@@ -13,7 +13,10 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/model/shape.h"
+#include "core/series/explorer_axis.h"
 #include "kernels/builtin_kernels.h"
+#include "ui/explorer_state.h"
 #include "ui/calibration_store.h"
 #include "ui/plot_widget.h"
 #include "ui/qt_text.h"
@@ -84,14 +87,7 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setText(
-        tr("No measured sweep in this trace.\n\n"
-           "Run a sweep on a GPU:\n"
-           "tilescope-cli sweep --run -k FAMILY -s NAME=VALUE,... --x NAME=FROM:TO:+STEP > runs.jsonl\n"
-           "(tilescope-cli kernels lists the families and their parameters)\n"
-           "and open runs.jsonl, or use GPU > Sweep the Boundary Map on the GPU;\n"
-           "or open a trace holding one (File > Open Trace: a *.tilescope.json with measured runs,\n"
-           "or a GPU worker's *.jsonl / *.jsonl.gz)."));
+    setSweepSuggestion({});
     m_sweep->setObjectName(QStringLiteral("performanceSweep"));
     m_sweep->setToolTip(tr("The measured runs that differ along one parameter (or two), the others equal"));
     m_sweep->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -168,6 +164,48 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
 }
 
 bool PerformancePage::isEmptyState() const { return m_stack->currentWidget() == m_empty; }
+
+void PerformancePage::setSweepSuggestion(const QString& command) {
+    const QString run = command.isEmpty() ? tr("Run a sweep on a GPU:\n"
+                                               "tilescope-cli sweep --run -k FAMILY -s NAME=VALUE,... --x NAME=FROM:TO:+STEP > runs.jsonl\n"
+                                               "(tilescope-cli kernels lists the families and their parameters)\n")
+                                          : tr("Run a sweep of the kernel and shape in the Shape panel on a GPU:\n%1\n").arg(command);
+    m_empty->setText(tr("No measured sweep in this trace.\n\n%1"
+                        "and open runs.jsonl, or use GPU > Sweep the Boundary Map on the GPU;\n"
+                        "or open a trace holding one (File > Open Trace: a *.tilescope.json with measured runs,\n"
+                        "or a GPU worker's *.jsonl / *.jsonl.gz).")
+                         .arg(run));
+}
+
+void PerformancePage::followShapePanel(const ExplorerState* state) {
+    // The command a newcomer can paste: the Shape panel's kernel, variant and shape, swept along the
+    // parameter and range the variant's Boundaries map opens on (its map hint, else the first parameter).
+    auto suggest = [this, state] {
+        const KernelChoice kernel = state->kernel();
+        if (!kernel.family->hasDeviceCode()) {
+            setSweepSuggestion({});
+            return;
+        }
+        const ParameterList& parameters = state->parameters();
+        const VariantInfo& variant = kernel.family->variants()[static_cast<std::size_t>(kernel.variant)];
+        int axisParameter = 0;
+        for (std::size_t i = 0; i < parameters.size(); ++i)
+            if (parameters[i].name == variant.mapX.parameter) axisParameter = static_cast<int>(i);
+        const ParameterSpec& spec = parameters[static_cast<std::size_t>(axisParameter)];
+        const bool hinted = variant.mapX.parameter == spec.name && (variant.mapX.from != 0 || variant.mapX.to != 0);
+        const auto range = hinted ? std::pair{variant.mapX.from, variant.mapX.to} : defaultExplorerRange(spec);
+        const int cells = hinted && variant.mapX.cells > 0 ? variant.mapX.cells : 16;
+        const SweepAxis axis = makeExplorerAxis(spec, axisParameter, range.first, range.second, cells);
+        QStringList values;
+        for (std::int64_t v : axis.values) values << QString::number(v);
+        setSweepSuggestion(QStringLiteral("tilescope-cli sweep --run -k %1 -v %2 -d %3 -s %4 --x %5=%6 > runs.jsonl")
+                               .arg(toQString(kernel.family->name()), toQString(kernel.variantName()), toQString(state->device().id),
+                                    toQString(formatShape(state->shape(), parameters)), toQString(spec.name),
+                                    values.join(QLatin1Char(','))));
+    };
+    connect(state, &ExplorerState::changed, this, suggest);
+    suggest();
+}
 
 void PerformancePage::setMetric(PerformanceMetric metric) { m_metric->setCurrentIndex(m_metric->findData(static_cast<int>(metric))); }
 

@@ -38,6 +38,10 @@ public:
     QTableWidget* table() const { return m_table; }
     const PerformanceSeries& series() const { return m_series; }
     bool isEmptyState() const;
+    // The empty page's advice: a `tilescope-cli sweep --run` command to paste (empty: the generic form).
+    void setSweepSuggestion(const QString& command);
+    // Keeps that command on the Shape panel's kernel, variant, device and shape.
+    void followShapePanel(const ExplorerState* state);
     void setMetric(PerformanceMetric metric);
 
 private:

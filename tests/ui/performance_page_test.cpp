@@ -11,10 +11,12 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include "core/model/sweep.h"
 #include "core/trace/kineto_import.h"
 #include "kernels/builtin_kernels.h"
 #include "tests/ui/measured_calibration.h"
 #include "ui/calibration_store.h"
+#include "ui/explorer_state.h"
 #include "ui/gpu_run_controller.h"
 #include "ui/main_window.h"
 #include "ui/performance_page.h"
@@ -56,6 +58,7 @@ class PerformancePageTest : public QObject {
     Q_OBJECT
 private slots:
     void emptyStateSaysWhatToDo();
+    void emptyStateCommandFollowsTheShapePanel();
     void recordedH200Sweep();
     void labelsInsideTheChartAt1024();
     void runsColumns();
@@ -77,6 +80,33 @@ void PerformancePageTest::emptyStateSaysWhatToDo() {
     // A trace of predicted runs only still has nothing measured to draw.
     QVERIFY(openAndWait(window, QStringLiteral(TILESCOPE_SOURCE_DIR "/tests/data/trace_golden.tilescope.json")));
     QVERIFY(page->isEmptyState());
+}
+
+void PerformancePageTest::emptyStateCommandFollowsTheShapePanel() {
+    MainWindow window(false);
+    QVERIFY(window.showPage(QStringLiteral("performance")));
+    PerformancePage* page = window.performancePage();
+    ExplorerState* state = window.state();
+    QVERIFY(state->setKernel(QStringLiteral("gemm_bucket"), QStringLiteral("oproj")));
+    QVERIFY(state->setShapeText(QStringLiteral("M=64")));
+    const QString text = page->emptyLabel()->text();
+    const QString head = QStringLiteral("tilescope-cli sweep --run -k gemm_bucket -v oproj -d h100-sxm -s M=64,N=7168,K=8192 --x M=");
+    QVERIFY2(text.contains(head), qPrintable(text));
+    // The axis as printed parses as the CLI parses it, and crosses the bucket limit (M 512 -> 513+).
+    const qsizetype from = text.indexOf(head) + head.size() - 2;
+    const QString axisText = text.mid(from, text.indexOf(QLatin1Char(' '), from) - from);
+    const auto axis = parseSweepAxis(axisText.toStdString(), state->parameters());
+    QVERIFY2(axis.ok(), qPrintable(axisText));
+    QVERIFY(axis.value().values.front() <= 512 && axis.value().values.back() > 512);
+    // Another device in the Shape panel is in the command too.
+    QVERIFY(state->setDevice(QStringLiteral("a100-80gb-sxm")));
+    QVERIFY(page->emptyLabel()->text().contains(QStringLiteral("-d a100-80gb-sxm -s M=64,")));
+    // A family with no device code has nothing to run: the generic form, not a command that fails.
+    for (const auto& family : builtinKernels().families()) {
+        if (family->hasDeviceCode()) continue;
+        QVERIFY(state->setKernel(QString::fromUtf8(family->name().data(), static_cast<qsizetype>(family->name().size()))));
+        QVERIFY2(page->emptyLabel()->text().contains(QStringLiteral("-k FAMILY")), qPrintable(page->emptyLabel()->text()));
+    }
 }
 
 void PerformancePageTest::recordedH200Sweep() {
