@@ -74,6 +74,7 @@ protected:
 
     // Sizes the buffer for the first read (twice the read chunk, padded).
     void startBuffer();
+    std::size_t readChunk() const;  // the configured chunk, or less for an input known to be smaller
     bool refill(std::size_t keepFrom, std::size_t& a, std::size_t& b);
     bool need(std::size_t& p, std::size_t& start);  // makes m_buffer[p] available, keeping [start, ...)
     bool skipSpace(std::size_t& p);
