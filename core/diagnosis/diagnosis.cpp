@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/model/device_spec.h"
+#include "core/model/text_format.h"
 #include "core/diagnosis/diagnosis_signatures.h"
 #include "core/diagnosis/diagnosis_text.h"
 #include "core/trace/json_io.h"
@@ -44,11 +45,11 @@ std::vector<std::string> matchDeviceName(std::string_view text, const DeviceData
 }
 
 std::string knownSignaturesText(const KernelRegistry& kernels) {
-    std::string titles;
+    std::vector<std::string> titles;
     for (const auto& family : kernels.families())
         if (const DiagnosisSignatures* own = family->diagnosisSignatures(); own && !own->signatures.empty())
-            titles += (titles.empty() ? "" : ", ") + std::string(family->title());
-    return "the upstream checks of " + titles +
+            titles.emplace_back(family->title());
+    return "the upstream checks of " + joinList(titles) +
            "; shared-memory capacity and launch limits, invalid configuration argument, invalid argument (CUDA 13 runtime, "
            "driver API), too many resources, out of memory";
 }
