@@ -97,7 +97,9 @@ void BuildLogDialog::selectRow(int row) { m_table->selectRow(row); }
 QString BuildLogDialog::chosenShapeText() const {
     const int row = m_table->currentRow();
     if (row < 0 || row >= static_cast<int>(m_report.launches.size()) || m_table->selectedItems().isEmpty()) return {};
-    return QString::fromStdString(customShapeText(m_report.launches[static_cast<std::size_t>(row)]));
+    const KernelFamily* family = builtinKernels().launchFiguresFamily();
+    if (!family) return {};
+    return QString::fromStdString(launchShapeText(m_report.launches[static_cast<std::size_t>(row)], *family));
 }
 
 QString BuildLogDialog::chosenName() const {

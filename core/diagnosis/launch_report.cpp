@@ -446,29 +446,31 @@ Result<LaunchReport> readLaunchReportFile(const std::string& path) {
     return makeError(path + ": not a ptxas report (nvcc -Xptxas -v), an Nsight Compute CSV (ncu --csv) or a PyTorch profiler trace");
 }
 
-std::string customShapeText(const ReportedLaunch& launch) {
-    if (!launch.registers) return {};
+std::string launchShapeText(const ReportedLaunch& launch, const KernelFamily& family) {
+    const LaunchFigureParameters* figures = family.launchFigureParameters();
+    if (!launch.registers || !figures) return {};
     constexpr std::int64_t kDefaultSmemLimit = 48 * 1024;  // every GPU's limit without the opt-in attribute
+    const ParameterList& parameters = family.parameters();
     std::string text;
-    auto add = [&](std::string_view name, std::int64_t value) {
-        text += (text.empty() ? "" : ",") + std::string(name) + "=" + std::to_string(value);
+    auto add = [&](int parameter, std::int64_t value) {
+        text += (text.empty() ? "" : ",") + parameters[static_cast<std::size_t>(parameter)].name + "=" + std::to_string(value);
     };
     if (launch.grid) {
-        add("grid_x", launch.grid->x);
-        add("grid_y", launch.grid->y);
-        add("grid_z", launch.grid->z);
+        add(figures->gridX, launch.grid->x);
+        add(figures->gridY, launch.grid->y);
+        add(figures->gridZ, launch.grid->z);
     }
     if (launch.block) {
-        add("block_x", launch.block->x);
-        add("block_y", launch.block->y);
-        add("block_z", launch.block->z);
+        add(figures->blockX, launch.block->x);
+        add(figures->blockY, launch.block->y);
+        add(figures->blockZ, launch.block->z);
     }
-    add("registers", *launch.registers);
+    add(figures->registers, *launch.registers);
     const std::int64_t staticSmem = launch.staticSmem.value_or(0);
     const std::int64_t dynamicSmem = launch.sharedMemoryTotal ? *launch.sharedMemoryTotal : launch.dynamicSmem.value_or(0);
-    add("static_smem", staticSmem);
-    add("dynamic_smem", dynamicSmem);
-    add("smem_optin", dynamicSmem > 0 && staticSmem + dynamicSmem > kDefaultSmemLimit ? 1 : 0);
+    add(figures->staticSmem, staticSmem);
+    add(figures->dynamicSmem, dynamicSmem);
+    add(figures->smemOptin, dynamicSmem > 0 && staticSmem + dynamicSmem > kDefaultSmemLimit ? 1 : 0);
     return text;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/kernel_family.h"
 #include "core/model/launch_plan.h"
 #include "core/model/result.h"
 
@@ -57,11 +58,13 @@ Result<LaunchReport> readKinetoLaunches(const std::string& path);
 // A file of any of the three kinds, told apart by its content (gzip or JSON: a profiler trace).
 Result<LaunchReport> readLaunchReportFile(const std::string& path);
 
-// The launch as the parameters of the family that models bare launches ("grid_x=64,...,smem_optin=1")
-// for the explorer: figures the report lacks keep the family's defaults (a ptxas entry has no grid or block), a profiler trace's
-// total shared memory counts as dynamic, and the kernel opts in when its dynamic shared memory passes
-// the 48 KB default (one that ran with more had). Empty when the registers are unknown.
-std::string customShapeText(const ReportedLaunch& launch);
+// The launch as `family`'s parameters (the family whose KernelFamily::launchFigureParameters say
+// where each figure goes, e.g. "grid_x=64,...,smem_optin=1") for the explorer: figures the report
+// lacks keep the family's defaults (a ptxas entry has no grid or block), a profiler trace's total
+// shared memory counts as dynamic, and the kernel opts in when its dynamic shared memory passes the
+// 48 KB default (one that ran with more had). Empty when the registers are unknown or the family
+// takes no launch figures.
+std::string launchShapeText(const ReportedLaunch& launch, const KernelFamily& family);
 
 // "_Z5scaleIfLi256EEvPT_PKS0_S0_" -> "void scale<float, 256>(float*, float const*, float)"; other
 // names unchanged.

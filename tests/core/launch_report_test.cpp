@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/diagnosis/launch_report.h"
+#include "kernels/builtin_kernels.h"
 
 namespace tilescope {
 namespace {
@@ -141,6 +142,9 @@ TEST(KinetoLaunches, DistinctConfigurationsOfAProfilerTrace) {
 
 TEST(LaunchReportFile, AnyKindByContentAndAsCustomParameters) {
     const std::string data = std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/";
+    const KernelFamily* launchFamily = builtinKernels().launchFiguresFamily();
+    ASSERT_TRUE(launchFamily);
+    auto customShapeText = [&](const ReportedLaunch& l) { return launchShapeText(l, *launchFamily); };
     auto ptxas = readLaunchReportFile(data + "ptxas/awq_gemv_sm90.log");
     ASSERT_TRUE(ptxas) << ptxas.error();
     EXPECT_EQ(ptxas->kind, LaunchReportKind::Ptxas);
