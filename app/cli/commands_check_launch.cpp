@@ -10,6 +10,7 @@
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
 #include "core/model/device_spec.h"
+#include "core/model/fitting_block.h"
 #include "core/model/fix_finder.h"
 #include "core/model/launch_checks.h"
 #include "core/diagnosis/launch_report.h"
@@ -118,19 +119,6 @@ struct KernelCheck {
     std::vector<std::string> assumptions;  // what the shape took that the report did not say
 };
 
-// The largest block (a multiple of the warp size, x only) whose registers fit the device, as
-// __launch_bounds__ could request: the block a launch of these figures can take at most.
-std::int64_t largestFittingBlock(const KernelFamily& family, Shape shape, const DeviceSpec& device) {
-    const LaunchFigureParameters& figures = *family.launchFigureParameters();
-    for (std::int64_t threads = device.maxThreadsPerBlock; threads >= device.warpSize; threads -= device.warpSize) {
-        shape[figures.blockX] = threads;
-        shape[figures.blockY] = 1;
-        shape[figures.blockZ] = 1;
-        if (family.plan(0, shape, device, PlanDetail::Brief).verdict != Verdict::OutOfResources) return threads;
-    }
-    return device.warpSize;
-}
-
 KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel, const std::vector<const DeviceSpec*>& devices,
                         const std::optional<Dim3>& blockOption, const std::optional<Dim3>& gridOption) {
     KernelCheck check;
@@ -181,7 +169,7 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
         // A kernel that ran with more than the default limit opted in; one that did not need it may not have.
         // (Opting in raises the dynamic limit only: static shared memory past 48 KB never builds.)
         deviceShape[figures.smemOptin] = dynamicSmem > 0 && staticSmem + dynamicSmem > device->smemPerBlock ? 1 : 0;
-        if (!block) deviceShape[figures.blockX] = largestFittingBlock(*kernel.family, deviceShape, *device);
+        if (!block) deviceShape[figures.blockX] = largestBlockWhoseRegistersFit(*kernel.family, deviceShape, *device);
         DeviceResult result{device, kernel.family->plan(kernel.variant, deviceShape, *device, PlanDetail::Full)};
         attachFix(result.plan, kernel, *device, nullptr);
         // A compiler's refusal names the function it compiled, not the family's label.
