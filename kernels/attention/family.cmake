@@ -9,4 +9,4 @@ tilescope_kernel_family(attention
   INPUTS_FACTORY prepareAttentionInputs
   GPU_CHECK fa2 batch=1,seqlen_q=256,seqlen_k=256,heads=4,head_dim=128,head_dim_v=128
   TESTS tests/plan_attention_test.cpp tests/split_kv_views_test.cpp
-  KERNEL_TESTS tests/attention_swizzle_test.cpp)
+  KERNEL_TESTS tests/attention_swizzle_test.cpp tests/attention_index_test.cpp tests/attention_reference_test.cpp)

@@ -9,4 +9,4 @@ tilescope_kernel_family(awq_gemm
   INPUTS_FACTORY prepareAwqGemmInputs
   GPU_CHECK gemm M=16,N=4096,K=4096,group_size=128
   TESTS tests/plan_awq_gemm_test.cpp
-  KERNEL_TESTS tests/awq_gemm_fragment_test.cpp)
+  KERNEL_TESTS tests/awq_gemm_fragment_test.cpp tests/awq_gemm_index_test.cpp tests/awq_gemm_reference_test.cpp)

@@ -8,4 +8,5 @@ tilescope_kernel_family(gemm_bucket
   INPUTS inputs.cpp
   INPUTS_FACTORY prepareGemmBucketInputs
   GPU_CHECK oproj M=64,N=7168,K=2048
-  TESTS tests/plan_gemm_bucket_test.cpp)
+  TESTS tests/plan_gemm_bucket_test.cpp
+  KERNEL_TESTS tests/gemm_bucket_index_test.cpp tests/gemm_bucket_reference_test.cpp)
