@@ -11,6 +11,10 @@
 #include <emmintrin.h>
 #endif
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace tilescope {
 
 namespace {
@@ -120,7 +124,35 @@ std::size_t JsonByteStream::readChunk() const {
     return std::max(kMinReadChunk, static_cast<std::size_t>(std::min<std::uint64_t>(size, configured)));
 }
 
-void JsonByteStream::startBuffer() { m_buffer.assign(2 * readChunk() + kPadding, '\0'); }
+void adviseHugePages(const void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    // Only the whole 2 MB pages inside the range: madvise wants page-aligned bounds, and a huge
+    // page that straddled the range's ends would cover memory the caller does not own.
+    constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHugePage - 1);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // a hint: failure changes nothing
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+void JsonByteStream::resizeBuffer(std::size_t bytes) {
+    if (bytes > m_buffer.capacity()) {
+        std::vector<char> grown;
+        grown.reserve(bytes);
+        adviseHugePages(grown.data(), bytes);
+        grown.assign(m_buffer.begin(), m_buffer.begin() + static_cast<std::ptrdiff_t>(m_end));  // what is still needed
+        m_buffer = std::move(grown);
+    }
+    m_buffer.resize(bytes, '\0');
+}
+
+void JsonByteStream::startBuffer() {
+    m_buffer.clear();
+    resizeBuffer(2 * readChunk() + kPadding);
+}
 
 bool JsonByteStream::fail(std::uint64_t offset, const std::string& what) {
     if (!m_error) m_error = m_path + ": byte " + std::to_string(offset) + ": " + what;
@@ -155,7 +187,7 @@ bool JsonByteStream::refill(std::size_t keepFrom, std::size_t& a, std::size_t& b
             return fail(m_base, "a single value is larger than " + std::to_string(m_limits.maxValueBytes >> 20) +
                                     " MB (the limit for one trace event)");
         capacity = std::max(capacity * 2, m_end + chunk);
-        m_buffer.resize(capacity + kPadding, '\0');
+        resizeBuffer(capacity + kPadding);
     }
     auto got = m_input.read(m_buffer.data() + m_end, capacity - m_end);
     if (!got) return fail(m_base + m_end, got.error());

@@ -26,6 +26,12 @@ namespace tilescope {
 
 inline bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// Asks the kernel to back [data, data + bytes) with transparent huge pages (Linux, THP in
+// "madvise" mode; a no-op elsewhere). Call before the memory is first written: the readers' big
+// buffers and record vectors are fresh memory, and on a VM each 4 KB page's first-touch fault
+// costs more than parsing the bytes that fill it (docs/PERFORMANCE.md, issue 17).
+void adviseHugePages(const void* data, std::size_t bytes);
+
 // A file read through zlib: gzip inflated (a cut or damaged stream is an error), plain passed through.
 class FileInput {
 public:
@@ -74,6 +80,8 @@ protected:
 
     // Sizes the buffer for the first read (twice the read chunk, padded).
     void startBuffer();
+    // Grows or shrinks m_buffer to `bytes`, keeping [0, m_end), the rest zero; new memory gets huge pages.
+    void resizeBuffer(std::size_t bytes);
     std::size_t readChunk() const;  // the configured chunk, or less for an input known to be smaller
     bool refill(std::size_t keepFrom, std::size_t& a, std::size_t& b);
     bool need(std::size_t& p, std::size_t& start);  // makes m_buffer[p] available, keeping [start, ...)

@@ -106,10 +106,11 @@ private:
     std::unordered_map<std::string, std::string> m_scalars;  // top-level version fields
     bool m_sawEvents = false;
 
-    std::vector<std::string> m_apiNames;
+    std::vector<SharedString> m_apiNames;  // each record linked to a call shares its API's name
     std::unordered_map<std::int64_t, LaunchCall> m_launches;
     std::vector<std::int64_t> m_kernelCorrelations;  // when records are not kept
     std::vector<KernelRecord> m_records;
+    StringInterner m_kernelNames;  // the records share one string per distinct kernel name
     std::int64_t m_kernelCount = 0;
     std::unordered_map<std::string, std::size_t, ConfigKeyHash> m_configIndex;
     std::vector<LaunchConfigFinding> m_configs;
@@ -315,7 +316,7 @@ bool KinetoParser::parseKernel(json::object& object, std::size_t begin) {
         } else if (key == "name") {
             std::string_view name;
             if (value.get_string().get(name)) return bad("name", "expected a string");
-            r.name = name;
+            r.name = m_kernelNames.intern(name);
         } else if (key == "ts" || key == "dur") {
             std::string_view raw = value.raw_json_token();
             auto ns = microsToNs(raw);

@@ -181,11 +181,19 @@ constexpr std::array<std::string_view, 18> kRecordFields = {"name",
                                                             "launch_api",
                                                             "launch_start_ns"};
 
-bool readRecord(dom::element e, KernelRecord& r) {
+// A string field read into the text the read's records share.
+bool sharedText(const dom::element* e, StringInterner& strings, SharedString& out) {
+    std::string_view s;
+    if (!e || e->get_string().get(s)) return false;
+    out = strings.intern(s);
+    return true;
+}
+
+bool readRecord(dom::element e, StringInterner& strings, KernelRecord& r) {
     Fields<kRecordFields.size()> f;
     if (!collect(e, kRecordFields, f)) return false;
     std::int64_t device = 0;
-    if (!text(f[0], r.name)) return false;
+    if (!sharedText(f[0], strings, r.name)) return false;
     if (!f[1] || !integerIn(*f[1], -kMaxTime, kMaxTime, r.startNs)) return false;
     if (!f[2] || !integerIn(*f[2], -kMaxTime, kMaxTime, r.endNs)) return false;
     if (!f[3] || !integerIn(*f[3], -1, 1 << 20, device)) return false;
@@ -207,7 +215,7 @@ bool readRecord(dom::element e, KernelRecord& r) {
         if (!numberIn(*f[15], -kMaxFileNumber, kMaxFileNumber, pct)) return false;
         r.kinetoOccupancyPct = pct;
     }
-    if (!isNull(f[16]) && !text(f[16], r.launchApi)) return false;
+    if (!isNull(f[16]) && !sharedText(f[16], strings, r.launchApi)) return false;
     if (!optionalInteger(f[17], -kMaxTime, kMaxTime, r.launchStartNs)) return false;
     return r.endNs >= r.startNs;
 }
@@ -396,9 +404,22 @@ private:
         return !skipSpace(p);  // only whitespace may follow
     }
 
+    // Room for the records the rest of the input holds, from the mean size of those read so far
+    // (`sampledBytes` of text, which ends at the input's offset `readTo`), twice over: a PyTorch trace's names run
+    // from 20 to 2,000 bytes, and capacity never written is address space, not memory, where
+    // each regrowth copies every record into fresh memory.
+    static constexpr std::size_t kRecordsSampled = 64;
+    void reserveRecords(std::uint64_t sampledBytes, std::uint64_t readTo) {
+        const std::uint64_t rest = m_input.size() - std::min<std::uint64_t>(m_input.size(), readTo);
+        const std::uint64_t more = 2 * rest * m_records.size() / std::max<std::uint64_t>(sampledBytes, 1);
+        m_records.reserve(m_records.size() + static_cast<std::size_t>(more) + 1);
+        adviseHugePages(m_records.data(), m_records.capacity() * sizeof(KernelRecord));
+    }
+
     // The last "records" key counts, as in nlohmann's parser.
     bool readRecords(std::size_t& p) {
         m_records.clear();
+        std::uint64_t recordsStart = 0;
         ++p;  // '['
         if (!skipSpace(p)) return false;
         if (m_buffer[p] == ']') {
@@ -411,12 +432,8 @@ private:
             if (!scanValue(start, end, true)) return false;
             KernelRecord record;
             if (!readRecordAt(start, end, record)) return false;
-            if (m_records.empty()) {
-                // Room for as many records as the first one's size says the rest of the input
-                // holds, so the vector is not copied as it grows (fresh memory each time).
-                const std::uint64_t rest = m_input.size() - std::min<std::uint64_t>(m_input.size(), m_base + end);
-                m_records.reserve(static_cast<std::size_t>(rest / (end - start + 1) + 1));
-            }
+            if (m_records.empty()) recordsStart = m_base + start;
+            if (m_records.size() == kRecordsSampled) reserveRecords(m_base + start - recordsStart, m_base + start);
             m_records.push_back(std::move(record));
             p = end;
             if (!skipSpace(p)) return false;
@@ -436,7 +453,7 @@ private:
         dom::element element;
         if (m_recordParser.parse(reinterpret_cast<const std::uint8_t*>(m_buffer.data() + begin), end - begin, false).get(element))
             return false;
-        return readRecord(element, record);
+        return readRecord(element, m_strings, record);
     }
 
     // The last "sweeps" key counts.
@@ -457,6 +474,7 @@ private:
     dom::parser m_values;
     ordered_json m_rest = ordered_json::object();  // everything but the records and sweeps, for traceFromJson
     std::vector<KernelRecord> m_records;
+    StringInterner m_strings;  // the records' names and launch APIs, one string per distinct text
     std::vector<BoundaryMap> m_sweeps;
     bool m_sawRecords = false;
     bool m_sawSweeps = false;

@@ -51,10 +51,11 @@ Result<Run> runFromWorkerJson(const ordered_json& j, const KernelRegistry& regis
         gpu.deviceName = j.value("device", std::string());
         gpu.launch = outcomeField(j, "launch");
         gpu.synchronize = outcomeField(j, "synchronize");
+        StringInterner kernelNames;  // a run's repeats share their kernel's name
         if (j.contains("records"))
             for (const auto& r : j["records"]) {
                 KernelRecord record;
-                record.name = r.value("name", std::string());
+                record.name = kernelNames.intern(r.value("name", std::string()));
                 record.startNs = r.value("start_ns", std::int64_t{0});
                 record.endNs = r.value("end_ns", std::int64_t{0});
                 record.device = r.value("device", 0);

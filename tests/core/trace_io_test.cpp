@@ -289,6 +289,52 @@ TEST(TraceIo, TheSimdjsonReaderReadsASessionTraceAsTheDomReader) {
     EXPECT_EQ(readFast(minified)->records[0].name, trace.records[0].name);
 }
 
+TEST(TraceIo, ASharedStringReadsAndComparesAsItsText) {
+    const SharedString name("void gemm_kernel<128>()");
+    const SharedString copy = name;
+    EXPECT_EQ(copy.data(), name.data()) << "copies share the text";
+    const SharedString equal(std::string("void gemm_kernel<128>()"));
+    EXPECT_NE(equal.data(), name.data());
+    EXPECT_EQ(equal, name);
+    EXPECT_EQ(name, "void gemm_kernel<128>()");
+    EXPECT_EQ(name, std::string("void gemm_kernel<128>()"));
+    EXPECT_LT(name, SharedString("void gemm_kernel<256>()"));
+    EXPECT_EQ(name.str().size(), 23u);
+    EXPECT_EQ(name + "!", "void gemm_kernel<128>()!");
+    EXPECT_TRUE(SharedString().empty());
+    EXPECT_EQ(SharedString(""), SharedString());
+    EXPECT_EQ(SharedString().str(), "");
+}
+
+// Records with the same kernel name (and launch API) point at one string after a read, of the
+// native format by both streamed entry points and of a PyTorch profiler trace.
+void expectNamesShared(const std::vector<KernelRecord>& records, const std::string& what) {
+    int repeated = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        for (std::size_t k = 0; k < i; ++k) {
+            if (records[k].name == records[i].name) {
+                ++repeated;
+                EXPECT_EQ(records[k].name.data(), records[i].name.data()) << what << ": records " << k << " and " << i;
+            }
+            if (!records[i].launchApi.empty() && records[k].launchApi == records[i].launchApi) {
+                EXPECT_EQ(records[k].launchApi.data(), records[i].launchApi.data()) << what << ": records " << k << " and " << i;
+            }
+        }
+    }
+    EXPECT_GT(repeated, 0) << what << ": the sample repeats kernel names";
+}
+
+TEST(TraceIo, AReadsRecordsShareTheirNames) {
+    const Trace imported =
+        openTraceFile(std::string(TILESCOPE_SOURCE_DIR) + "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels()).value();
+    expectNamesShared(imported.records, "Kineto import");
+    const std::string text = traceToText(imported);
+    expectNamesShared(readFast(text).value().records, "readNativeTraceText");
+    const auto path = scratch("shared_names.tilescope.json").string();
+    ASSERT_TRUE(writeTraceFile(imported, path).ok());
+    expectNamesShared(readNativeTraceFile(path, builtinKernels()).value().records, "readNativeTraceFile");
+}
+
 TEST(TraceIo, TheSimdjsonReaderDeclinesWhatTheDomReaderRejects) {
     for (const auto& c : malformedCases()) {
         SCOPED_TRACE(c.name);
