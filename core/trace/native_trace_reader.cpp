@@ -245,12 +245,21 @@ bool readAxis(dom::element e, const ParameterList& parameters, SweepAxis& axis) 
 constexpr std::array<std::string_view, 9> kCellFields = {
     "x", "y", "verdict", "smem", "grid_blocks", "occupancy_pct", "padding_waste", "tile_index", "splits"};
 
-bool readCell(dom::element e, std::int64_t x, const std::int64_t* y, BoundaryCell& cell) {
+// A cell as read: its x and y are checked against the map's axes once the map is built (the
+// writer puts "device_spec" after "cells").
+struct ReadCell {
+    BoundaryCell cell;
+    std::int64_t x = 0;
+    std::optional<std::int64_t> y;  // nullopt: absent or not an integer (fine for a map without y)
+};
+
+bool readCell(dom::element e, ReadCell& out) {
     Fields<kCellFields.size()> f;
     if (!collect(e, kCellFields, f)) return false;
-    std::int64_t v = 0;
-    if (!f[0] || !integerIn(*f[0], kMinInt, kMaxTime, v) || v != x) return false;
-    if (y && (!f[1] || !integerIn(*f[1], kMinInt, kMaxTime, v) || v != *y)) return false;
+    BoundaryCell& cell = out.cell;
+    if (!f[0] || !integerIn(*f[0], kMinInt, kMaxTime, out.x)) return false;
+    std::int64_t y = 0;
+    if (f[1] && integerIn(*f[1], kMinInt, kMaxTime, y)) out.y = y;
     std::string_view verdict;
     if (!f[2] || f[2]->get_string().get(verdict)) return false;
     const auto parsed = verdictFromName(verdict);
@@ -271,8 +280,27 @@ bool readCell(dom::element e, std::int64_t x, const std::int64_t* y, BoundaryCel
     return true;
 }
 
-std::optional<BoundaryMap> readSweep(dom::element e, std::size_t index, const KernelRegistry& registry) {
-    constexpr std::array<std::string_view, 7> names = {"device_spec", "kernel", "variant", "shape", "x", "y", "cells"};
+// Cells run along x, then y, as many as the map has (mapOfSweep); the map's axes are read back from it
+// (tieFollowers may not change the swept values, but the DOM reader compares against the map's,
+// so this does too).
+bool fillCells(const std::vector<ReadCell>& cells, BoundaryMap& map) {
+    int ix = 0, iy = 0;
+    for (const ReadCell& c : cells) {
+        if (c.x != map.xAxis().values[static_cast<std::size_t>(ix)]) return false;
+        if (map.yAxis() && (!c.y || *c.y != map.yAxis()->values[static_cast<std::size_t>(iy)])) return false;
+        map.cell(ix, iy) = c.cell;
+        if (++ix == map.width()) {
+            ix = 0;
+            ++iy;
+        }
+    }
+    return true;
+}
+
+// A sweep's map from its fields but the cells, which NativeTraceStream reads one at a time; only
+// when `cellCount` cells fill it (checked before the map is allocated: a claimed size is no size).
+std::optional<BoundaryMap> mapOfSweep(dom::element e, std::size_t index, std::size_t cellCount, const KernelRegistry& registry) {
+    constexpr std::array<std::string_view, 6> names = {"device_spec", "kernel", "variant", "shape", "x", "y"};
     Fields<names.size()> f;
     if (!collect(e, names, f)) return std::nullopt;
     const std::string pointer = "/sweeps/" + std::to_string(index);
@@ -291,21 +319,8 @@ std::optional<BoundaryMap> readSweep(dom::element e, std::size_t index, const Ke
         y.emplace();
         if (!readAxis(*f[5], parameters, *y) || y->parameter == x.parameter) return std::nullopt;
     }
-    dom::array cells;
-    if (!f[6] || f[6]->get_array().get(cells) || cells.size() != x.values.size() * (y ? y->values.size() : 1)) return std::nullopt;
-    BoundaryMap map(*kernel, std::move(device).value(), *base, x, y);
-    // Cells run along x, then y; the map's axes are read back from it (tieFollowers may not change
-    // the swept values, but the DOM reader compares against the map's, so this does too).
-    int ix = 0, iy = 0;
-    for (dom::element cell : cells) {
-        const std::int64_t* yValue = map.yAxis() ? &map.yAxis()->values[static_cast<std::size_t>(iy)] : nullptr;
-        if (!readCell(cell, map.xAxis().values[static_cast<std::size_t>(ix)], yValue, map.cell(ix, iy))) return std::nullopt;
-        if (++ix == map.width()) {
-            ix = 0;
-            ++iy;
-        }
-    }
-    return map;
+    if (cellCount != x.values.size() * (y ? y->values.size() : 1)) return std::nullopt;
+    return BoundaryMap(*kernel, std::move(device).value(), *base, x, y);
 }
 
 // A key as nlohmann reads it, when it is plain: no escapes, no control bytes, valid UTF-8 (any
@@ -317,8 +332,8 @@ bool plainKey(std::string_view key) {
 }
 
 // The file, or text, read as a stream through a small buffer (core/trace/json_stream, the Kineto
-// import's byte source): each record is found by the byte scanner and parsed alone by simdjson's
-// DOM parser, in place; every other top-level value (small but for the sweeps) is parsed whole.
+// import's byte source): each record and each sweep cell is found by the byte scanner and parsed
+// alone by simdjson's DOM parser, in place; every other value (small) is parsed whole.
 // The memory touched is the buffer, the parsers' per-value buffers and the Trace read, never a
 // copy of the file or a tape of it all: fresh memory is what a first read pays for most
 // (docs/PERFORMANCE.md), and simdjson's On-Demand API would run its portable kernel here (the
@@ -345,7 +360,9 @@ private:
 
     std::optional<Trace> read(const KernelRegistry& registry) {
         // The DOM reader refuses more than kMaxTraceNesting levels, the root object one of them.
-        if (m_values.allocate(kMinReadChunk, kMaxTraceNesting - 1) || m_recordParser.allocate(kMinReadChunk, kMaxRecordNesting))
+        // A sweep nests in the root and the sweeps array, a cell two levels deeper.
+        if (m_values.allocate(kMinReadChunk, kMaxTraceNesting - 1) || m_recordParser.allocate(kMinReadChunk, kMaxRecordNesting) ||
+            m_sweepParser.allocate(kMinReadChunk, kMaxTraceNesting - 2) || m_cellParser.allocate(kMinReadChunk, kMaxTraceNesting - 4))
             return std::nullopt;
         startBuffer();
         if (!readTopLevel(registry) || m_error || !m_sawRecords || !m_sawSweeps) return std::nullopt;
@@ -377,19 +394,17 @@ private:
                 if (m_buffer[p] != '[' || !readRecords(p)) return false;
                 m_sawRecords = true;
                 m_rest[key] = ordered_json::array();
+            } else if (key == "sweeps") {
+                if (!readSweeps(p, registry)) return false;
+                m_sawSweeps = true;
+                m_rest[key] = ordered_json::array();
             } else {
                 std::size_t start = p, end = 0;
                 dom::element value;
                 if (!scanValue(start, end, true) ||
                     m_values.parse(reinterpret_cast<const std::uint8_t*>(m_buffer.data() + start), end - start, false).get(value))
                     return false;
-                if (key == "sweeps") {
-                    if (!readSweeps(value, registry)) return false;
-                    m_sawSweeps = true;
-                    m_rest[key] = ordered_json::array();
-                } else {
-                    m_rest[key] = toJson(value);
-                }
+                m_rest[key] = toJson(value);
                 p = end;
             }
             if (!skipSpace(p)) return false;
@@ -456,22 +471,106 @@ private:
         return readRecord(element, m_strings, record);
     }
 
-    // The last "sweeps" key counts.
-    bool readSweeps(dom::element value, const KernelRegistry& registry) {
-        dom::array sweeps;
-        if (value.get_array().get(sweeps)) return false;
+    // The elements of the array at m_buffer[p] ('['), each read by readElement(p) with p at its
+    // first byte, which leaves p past it.
+    template <class ReadElement>
+    bool readArray(std::size_t& p, ReadElement readElement) {
+        ++p;  // '['
+        if (!skipSpace(p)) return false;
+        if (m_buffer[p] == ']') {
+            ++p;
+            return true;
+        }
+        for (;;) {
+            if (!readElement(p) || !skipSpace(p)) return false;
+            if (m_buffer[p] == ',') {
+                ++p;
+                if (!skipSpace(p)) return false;
+            } else if (m_buffer[p] == ']') {
+                ++p;
+                return true;
+            } else {
+                return false;
+            }
+        }
+    }
+
+    // The last "sweeps" key counts. A map's cells are most of it (a 256 x 256 map is 17.6 MB of
+    // text; parsed whole, ~35 MB of fresh parser buffers), so each cell is parsed alone, like a
+    // record, and the sweep's other fields (small) are parsed together when the sweep ends.
+    bool readSweeps(std::size_t& p, const KernelRegistry& registry) {
+        if (m_buffer[p] != '[') return false;
         m_sweeps.clear();
-        std::size_t index = 0;
-        for (dom::element sweep : sweeps) {
-            auto map = readSweep(sweep, index++, registry);
+        return readArray(p, [&](std::size_t& at) {
+            auto map = readSweep(at, m_sweeps.size(), registry);
             if (!map) return false;
             m_sweeps.push_back(std::move(*map));
+            return true;
+        });
+    }
+
+    std::optional<BoundaryMap> readSweep(std::size_t& p, std::size_t index, const KernelRegistry& registry) {
+        if (m_buffer[p] != '{') return std::nullopt;
+        ++p;
+        std::string fields = "{";  // every member but "cells", as written
+        std::vector<ReadCell> cells;
+        bool sawCells = false;
+        if (!skipSpace(p)) return std::nullopt;
+        while (m_buffer[p] != '}') {
+            if (m_buffer[p] != '"') return std::nullopt;
+            std::size_t start = p, end = 0;
+            if (!scanValue(start, end, true) || !plainKey(std::string_view(m_buffer.data() + start + 1, end - start - 2)))
+                return std::nullopt;
+            const std::string key(m_buffer.data() + start, end - start);  // quotes included
+            p = end;
+            if (!skipSpace(p) || m_buffer[p] != ':') return std::nullopt;
+            ++p;
+            if (!skipSpace(p)) return std::nullopt;
+            if (key == "\"cells\"") {
+                cells.clear();  // the last "cells" counts
+                sawCells = true;
+                if (m_buffer[p] != '[' || !readCells(p, cells)) return std::nullopt;
+            } else {
+                start = p;
+                if (!scanValue(start, end, true)) return std::nullopt;
+                if (fields.size() > 1) fields += ',';
+                fields.append(key).append(":").append(m_buffer.data() + start, end - start);
+                p = end;
+            }
+            if (!skipSpace(p)) return std::nullopt;
+            if (m_buffer[p] == ',') {
+                ++p;
+                if (!skipSpace(p) || m_buffer[p] == '}') return std::nullopt;
+            } else if (m_buffer[p] != '}') {
+                return std::nullopt;
+            }
         }
-        return true;
+        ++p;
+        fields += '}';
+        dom::element sweep;
+        if (!sawCells || m_sweepParser.parse(fields).get(sweep)) return std::nullopt;
+        auto map = mapOfSweep(sweep, index, cells.size(), registry);
+        if (!map || !fillCells(cells, *map)) return std::nullopt;
+        return map;
+    }
+
+    bool readCells(std::size_t& p, std::vector<ReadCell>& cells) {
+        return readArray(p, [&](std::size_t& at) {
+            std::size_t start = at, end = 0;
+            dom::element element;
+            if (m_buffer[at] != '{' || !scanValue(start, end, true) ||
+                m_cellParser.parse(reinterpret_cast<const std::uint8_t*>(m_buffer.data() + start), end - start, false).get(element) ||
+                !readCell(element, cells.emplace_back()))
+                return false;
+            at = end;
+            return true;
+        });
     }
 
     dom::parser m_recordParser;
     dom::parser m_values;
+    dom::parser m_sweepParser;  // a sweep's members but its cells
+    dom::parser m_cellParser;
     ordered_json m_rest = ordered_json::object();  // everything but the records and sweeps, for traceFromJson
     std::vector<KernelRecord> m_records;
     StringInterner m_strings;  // the records' names and launch APIs, one string per distinct text

@@ -287,6 +287,22 @@ TEST(TraceIo, TheSimdjsonReaderReadsASessionTraceAsTheDomReader) {
     minified.insert(at, "\"name\":\"overwritten by the next key\",");
     expectSameReading(minified, "special values");
     EXPECT_EQ(readFast(minified)->records[0].name, trace.records[0].name);
+
+    // The streamed reader holds a sweep's cells until its other members are read: the cells first
+    // (the writer puts them before "device_spec"), and a duplicated "cells" whose last one counts.
+    auto reordered = traceToJson(trace);
+    for (auto& sweep : reordered["sweeps"]) {
+        auto moved = decltype(reordered)::object();
+        moved["cells"] = sweep["cells"];
+        for (const auto& [key, value] : sweep.items()) moved[key] = value;
+        sweep = moved;
+    }
+    const std::string oneCell = "\"cells\": [" + reordered["sweeps"][0]["cells"][0].dump() + "],";
+    std::string twoCells = reordered.dump();
+    const auto cellsAt = twoCells.find("\"cells\":");
+    ASSERT_NE(cellsAt, std::string::npos);
+    twoCells.insert(cellsAt, oneCell);
+    expectSameReading(twoCells, "cells first, and twice");
 }
 
 TEST(TraceIo, ASharedStringReadsAndComparesAsItsText) {
