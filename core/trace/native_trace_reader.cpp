@@ -420,9 +420,9 @@ private:
     }
 
     // Room for the records the rest of the input holds, from the mean size of those read so far
-    // (`sampledBytes` of text, which ends at the input's offset `readTo`), twice over: a PyTorch trace's names run
-    // from 20 to 2,000 bytes, and capacity never written is address space, not memory, where
-    // each regrowth copies every record into fresh memory.
+    // (`sampledBytes` of text, ending at the input's offset `readTo`), twice over: a PyTorch
+    // trace's names run from 20 to 2,000 bytes, and capacity never written is address space, not
+    // memory, where each regrowth copies every record into fresh memory.
     static constexpr std::size_t kRecordsSampled = 64;
     void reserveRecords(std::uint64_t sampledBytes, std::uint64_t readTo) {
         const std::uint64_t rest = m_input.size() - std::min<std::uint64_t>(m_input.size(), readTo);
@@ -435,33 +435,18 @@ private:
     bool readRecords(std::size_t& p) {
         m_records.clear();
         std::uint64_t recordsStart = 0;
-        ++p;  // '['
-        if (!skipSpace(p)) return false;
-        if (m_buffer[p] == ']') {
-            ++p;
-            return true;
-        }
-        for (;;) {
-            if (m_buffer[p] != '{') return false;
-            std::size_t start = p, end = 0;
+        return readArray(p, [&](std::size_t& at) {
+            if (m_buffer[at] != '{') return false;
+            std::size_t start = at, end = 0;
             if (!scanValue(start, end, true)) return false;
             KernelRecord record;
             if (!readRecordAt(start, end, record)) return false;
             if (m_records.empty()) recordsStart = m_base + start;
             if (m_records.size() == kRecordsSampled) reserveRecords(m_base + start - recordsStart, m_base + start);
             m_records.push_back(std::move(record));
-            p = end;
-            if (!skipSpace(p)) return false;
-            if (m_buffer[p] == ',') {
-                ++p;
-                if (!skipSpace(p)) return false;
-            } else if (m_buffer[p] == ']') {
-                ++p;
-                return true;
-            } else {
-                return false;
-            }
-        }
+            at = end;
+            return true;
+        });
     }
 
     bool readRecordAt(std::size_t begin, std::size_t end, KernelRecord& record) {
