@@ -70,7 +70,11 @@ public:
         const auto& p = m_problem;
         std::vector<double> expected;
         std::vector<float> actual;
-        for (const auto& [b, h] : m_heads) {
+        for (const auto& head : m_heads) {
+            // Named copies, not a structured binding: the slice lambda captures them, which clang
+            // before 16 (the asan build's compiler) does not allow for bindings.
+            const int b = head.first;
+            const int h = head.second;
             attention::Problem sub = p;
             sub.batch = 1;
             sub.heads = 1;

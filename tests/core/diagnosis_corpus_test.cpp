@@ -80,7 +80,11 @@ TEST_P(DiagnosisCorpus, MatchesTheManifest) {
             EXPECT_EQ(!f.familyRanking.empty(), want["family_ranking"].get<bool>()) << at;
         }
         if (want.contains("shape"))
-            for (const auto& [name, value] : want["shape"].items()) {
+            for (const auto& item : want["shape"].items()) {
+                // Named, not a structured binding: the lambda below captures the key, which clang
+                // before 16 (the asan build's compiler) does not allow for bindings.
+                const std::string& name = item.key();
+                const auto& value = item.value();
                 auto v = std::find_if(f.shape.begin(), f.shape.end(), [&](const DiagnosisValue& d) { return d.name == name; });
                 ASSERT_NE(v, f.shape.end()) << at << ": no " << name;
                 EXPECT_EQ(v->value, value["value"].get<std::int64_t>()) << at << ": " << name;

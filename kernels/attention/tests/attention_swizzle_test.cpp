@@ -140,8 +140,7 @@ int id(int row, int col) { return row * 4096 + col; }
 
 class SwizzledTile {
 public:
-    SwizzledTile(int rows, int chunks, int logAtom)
-        : m_rows(rows), m_chunks(chunks), m_log(logAtom), m_data(static_cast<std::size_t>(rows * chunks * 8)) {
+    SwizzledTile(int rows, int chunks, int logAtom) : m_rows(rows), m_log(logAtom), m_data(static_cast<std::size_t>(rows * chunks * 8)) {
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < chunks * 8; ++c)
                 m_data[static_cast<std::size_t>(swizzledChunk(r, c / 8, rows, logAtom) * 8 + c % 8)] = id(r, c);
@@ -170,7 +169,7 @@ public:
     }
 
 private:
-    int m_rows, m_chunks, m_log;
+    int m_rows, m_log;
     std::vector<int> m_data;
 };
 
