@@ -2,6 +2,8 @@
 // OutOfResources texts, the verdict per database GPU, the fix, and no invented registers.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "kernels/triton/plan.h"
 #include "tests/core/test_support.h"
 
@@ -73,6 +75,12 @@ struct DeviceRow {
     bool launches;
     std::int64_t hardwareLimit;
 };
+
+// What gtest prints for a row, and ctest lists beside the test's name: the row's fields, not its
+// raw bytes (which held pointers, so the listed names changed from run to run).
+void PrintTo(const DeviceRow& row, std::ostream* os) {
+    *os << row.device << (row.launches ? " launches" : " refuses") << ", limit " << row.hardwareLimit;
+}
 
 class TritonPerDevice : public testing::TestWithParam<DeviceRow> {};
 
