@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses with clang (ASan + UBSan + libFuzzer) in build/fuzz and runs each
-# for SECONDS, starting from a seed corpus made of tests/data. Crash inputs land in
-# build/fuzz/artifacts/<harness>/; the script exits 1 if any harness found one.
+# Runs each libFuzzer harness for SECONDS, starting from a seed corpus made of tests/data. The
+# harnesses live in the `asan` build (clang, ASan + UBSan + libFuzzer), which the script configures
+# and builds when needed. Crash inputs land in build/asan/artifacts/<harness>/; the script exits 1 if
+# any harness found one.
 # Usage: tests/fuzz/run.sh SECONDS [harness...]   (default: all seven)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -9,12 +10,18 @@ seconds="${1:?usage: tests/fuzz/run.sh SECONDS [harness...]}"
 shift
 harnesses=("$@")
 [ "${#harnesses[@]}" -gt 0 ] || harnesses=(fuzz_trace_reader fuzz_kineto_import fuzz_device_file fuzz_model_config fuzz_log_diagnoser fuzz_shape_planner fuzz_launch_report)
-build="${TILESCOPE_FUZZ_BUILD:-build/fuzz}"
+build="${TILESCOPE_FUZZ_BUILD:-build/asan}"
 
 if [ ! -f "$build/build.ninja" ]; then
-  # The `fuzz` preset (CMakePresets.json): clang, libFuzzer, ASan + UBSan. Its device code (the
-  # planners' register table) is compiled exactly as the ci build's, so after that build ccache has it.
-  cmake --preset fuzz -B "$build" >/dev/null
+  # The `asan` preset (CMakePresets.json) builds the harnesses next to the sanitized tests, so CI
+  # compiles core under clang's sanitizers once for both. Its device code (the planners' register
+  # table) is compiled exactly as the ci build's, so after that build ccache has it.
+  cmake --preset asan -B "$build" >/dev/null
+fi
+if ! grep -q '^TILESCOPE_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+  echo "tests/fuzz/run.sh: $build was configured without TILESCOPE_FUZZ=ON (by an older asan preset?):" \
+       "reconfigure it with 'cmake --preset asan --fresh', or point TILESCOPE_FUZZ_BUILD at a build that has the harnesses" >&2
+  exit 2
 fi
 # TILESCOPE_FUZZ_SKIP_BUILD=1 runs the harnesses already built, without the build step.
 [ "${TILESCOPE_FUZZ_SKIP_BUILD:-0}" = 1 ] || cmake --build "$build" --target "${harnesses[@]}"
