@@ -6,7 +6,12 @@
 # Usage: tests/fuzz/run.sh SECONDS [harness...]   (default: all seven)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds="${1:?usage: tests/fuzz/run.sh SECONDS [harness...]}"
+usage="usage: tests/fuzz/run.sh SECONDS [harness...]   (TILESCOPE_FUZZ_BUILD, TILESCOPE_FUZZ_JOBS, TILESCOPE_FUZZ_SKIP_BUILD: see the script)"
+case "${1:-}" in
+  -h | --help) echo "$usage"; exit 0 ;;
+  '' | *[!0-9]*) echo "$usage" >&2; exit 2 ;;  # seconds first, so '--help' or a harness name is not taken for it
+esac
+seconds="$1"
 shift
 harnesses=("$@")
 [ "${#harnesses[@]}" -gt 0 ] || harnesses=(fuzz_trace_reader fuzz_kineto_import fuzz_device_file fuzz_model_config fuzz_log_diagnoser fuzz_shape_planner fuzz_launch_report)
