@@ -15,9 +15,9 @@ done
 
 packages=(cmake ninja-build g++ git pkg-config nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
           libsimdjson-dev zlib1g-dev patchelf)
-# tests/fuzz/run.sh: clang with libFuzzer and the sanitizer runtimes. dpkg-dev, appstream and
+# clang with libFuzzer and the sanitizer runtimes: the asan preset and its fuzzers (tests/fuzz/run.sh). dpkg-dev, appstream and
 # desktop-file-utils: the package test (it validates the metainfo and the .desktop entry).
-# clang-format-14: the layout check (tests/format). ccache: the ci, sanitizer and fuzz builds compile
+# clang-format-14: the layout check (tests/format). ccache: the ci and the sanitizer builds compile
 # the same device code; with ccache they compile it once (kernels/CMakeLists.txt).
 packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream desktop-file-utils clang-format-14 ccache)
 if [ "$gui" = 1 ]; then
