@@ -49,7 +49,7 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/tilescope/tilescope")
 # Declared by hand (Debian 12 names): dpkg-shlibdeps cannot resolve the bundled libcupti.so.13,
 # which has no shlibs entry. The list is what `readelf -d` shows the binaries need; the package
 # test (tests/package) runs both binaries from the unpacked .deb to catch a missing one.
-set(_deb_depends "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, zlib1g, libsimdjson14")
+set(_deb_depends "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, zlib1g, libsimdjson14, libre2-9")
 if(TILESCOPE_GUI)
   string(APPEND _deb_depends ", libqt6core6 (>= 6.2), libqt6gui6 (>= 6.2), libqt6widgets6 (>= 6.2), "
          "libqt6printsupport6 (>= 6.2), libqt6concurrent6 (>= 6.2), libqcustomplot2.1-qt6, qt6-qpa-plugins")

@@ -14,7 +14,7 @@ for arg in "$@"; do
 done
 
 packages=(cmake ninja-build g++ git pkg-config nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
-          libsimdjson-dev zlib1g-dev patchelf)
+          libsimdjson-dev zlib1g-dev patchelf libre2-dev)
 # clang with libFuzzer and the sanitizer runtimes: the asan preset and its fuzzers (tests/fuzz/run.sh). dpkg-dev, appstream and
 # desktop-file-utils: the package test (it validates the metainfo and the .desktop entry).
 # clang-format-14: the layout check (tests/format). ccache: the ci and the sanitizer builds compile
