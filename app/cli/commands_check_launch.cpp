@@ -23,15 +23,15 @@ namespace tilescope::cli {
 
 namespace {
 
-using nlohmann::ordered_json;
-using frontend::checksJson;
 using frontend::CheckLaunchOptions;
+using frontend::checksJson;
 using frontend::DeviceResult;
 using frontend::failures;
 using frontend::KernelCheck;
 using frontend::limitText;
 using frontend::runLaunchCheck;
 using frontend::summaryLine;
+using nlohmann::ordered_json;
 
 std::string figuresText(const ReportedLaunch& l) {
     std::vector<std::string> parts;

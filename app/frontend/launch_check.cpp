@@ -69,7 +69,7 @@ LaunchReport readReport(const CheckLaunchOptions& o) {
     std::optional<LaunchReportKind> kind;
     if (!o.format.empty()) kind = orInputError(parseLaunchReportKind(o.format));
     std::string text;
-    if (kind != LaunchReportKind::Kineto) text = readInput(o.input);
+    if (kind != LaunchReportKind::Kineto) text = o.text && o.input == "-" ? *o.text : readInput(o.input);
     if (!kind && (isGzip(text) || looksLikeJson(text))) kind = LaunchReportKind::Kineto;
     if (!kind) kind = detectLaunchReportKind(text);
     if (!kind)
@@ -154,7 +154,6 @@ KernelCheck checkKernel(const ReportedLaunch& launch, const KernelChoice& kernel
     return check;
 }
 
-
 ordered_json dimJson(const std::optional<Dim3>& d) {
     if (!d) return nullptr;
     return ordered_json::array({d->x, d->y, d->z});
@@ -165,14 +164,12 @@ ordered_json optionalJson(const std::optional<T>& value) {
     return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
-
 }  // namespace
 
 std::string limitText(const LaunchPlan& plan) {
     if (!plan.limit) return {};
     return std::string(plan.limit->name) + " " + withThousands(plan.limit->actual) + " > " + withThousands(plan.limit->limit);
 }
-
 
 std::vector<const DeviceResult*> failures(const KernelCheck& check) {
     std::vector<const DeviceResult*> failed;
@@ -191,7 +188,6 @@ std::string summaryLine(const KernelCheck& check) {
     return "fails on " + str(static_cast<std::int64_t>(failed.size())) + " of " + str(static_cast<std::int64_t>(total)) +
            " devices: " + joinList(names);
 }
-
 
 ordered_json checksJson(const std::string& input, const LaunchReport& report, const std::vector<KernelCheck>& checks, int cudaRuntime,
                         const std::vector<const DeviceSpec*>& devices, const KernelChoice& kernel) {
@@ -248,7 +244,6 @@ ordered_json checksJson(const std::string& input, const LaunchReport& report, co
             {"pass", pass}};
 }
 
-
 std::unique_ptr<LaunchCheckRun> runLaunchCheck(const CheckLaunchOptions& o, const KernelFamily& family) {
     auto run = std::make_unique<LaunchCheckRun>();
     const KernelChoice kernel{&family, 0};
@@ -258,8 +253,7 @@ std::unique_ptr<LaunchCheckRun> runLaunchCheck(const CheckLaunchOptions& o, cons
     run->devices = chosenDevices(o.devices, run->storage);
     for (DeviceSpec& d : run->storage) d.cudaRuntime = run->cudaRuntime;
     run->report = readReport(o);
-    for (const ReportedLaunch& launch : run->report.launches)
-        run->checks.push_back(checkKernel(launch, kernel, run->devices, block, grid));
+    for (const ReportedLaunch& launch : run->report.launches) run->checks.push_back(checkKernel(launch, kernel, run->devices, block, grid));
     for (const KernelCheck& c : run->checks) run->pass = run->pass && c.unchecked.empty() && failures(c).empty();
     return run;
 }

@@ -24,8 +24,8 @@ struct CheckLaunchOptions {
     std::string devices = "all";
     std::string cuda;
     bool json = false;
+    std::optional<std::string> text;  // with input "-": the text standard input would give (Python passes it)
 };
-
 
 struct DeviceResult {
     const DeviceSpec* device = nullptr;
@@ -38,7 +38,6 @@ struct KernelCheck {
     std::vector<DeviceResult> results;
     std::vector<std::string> assumptions;  // what the shape took that the report did not say
 };
-
 
 // One run of check-launch: the report read, each of its kernels checked on every chosen device.
 struct LaunchCheckRun {
