@@ -84,6 +84,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
 int runDiagnose(const std::string& path, const std::string& modelPath, bool json) {
     const std::string text = readInput(path);
     const std::string name = path == "-" ? "standard input" : path;
+    // Held in an optional so that the lines below read it unchanged (they read a Result before).
     const std::optional<Diagnosis> diagnosis = frontend::diagnoseInput(text, name, modelPath);
     if (json) {
         std::cout << diagnosisToJson(*diagnosis, builtinKernels()).dump(2) << '\n';

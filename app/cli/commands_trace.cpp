@@ -77,6 +77,7 @@ struct ImportOptions {
 };
 
 int runImportKineto(const ImportOptions& o) {
+    // Held in an optional so that the lines below read it unchanged (they read a Result before).
     const std::optional<KinetoImport> imported = frontend::importKineto(o.file, o.device, !o.out.empty(), terminalProgress(o.file));
     const KinetoImport& k = *imported;
     if (!o.out.empty()) saveTrace(k.toTrace(), o.out);
