@@ -141,3 +141,15 @@ def test_from_profiler_with_torch():
         (a @ a).sum().item()
     result = tilescope.from_profiler(prof)
     assert result.kernels, "a matmul on the GPU records its kernels"
+
+
+@pytest.mark.parametrize("name", ["garbage.bin", "diagnose_binary.bin"])
+def test_check_launch_of_hostile_input_raises_the_cli_message(name):
+    with open(data(name), "rb") as f:
+        raw = f.read()
+    with pytest.raises(ValueError) as raised:
+        tilescope.check_launch(data(name))
+    assert str(raised.value) == run_cli("check-launch", data(name), "--json").error
+    with pytest.raises(ValueError) as raised:
+        tilescope.check_launch(raw)
+    assert str(raised.value) == run_cli("check-launch", "-", "--json", stdin=raw).error
