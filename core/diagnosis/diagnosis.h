@@ -76,6 +76,11 @@ struct DiagnosisFinding {
     std::vector<DiagnosisLayer> layers;          // the model's layers of the finding's kernel, planned at its shape
     std::optional<std::int64_t> boundary;        // along the sweep axis: the passing value nearest the failing one
     std::vector<std::string> familyRanking;      // when the text names no kernel: the bundled families that could raise it, likeliest first
+    // The kernel the log itself names at the error (a .cu:line, an extension op, a Triton launch,
+    // the API called), how it names it and the 1-based line; "" / 0 when it names none.
+    std::string failingKernel;
+    std::string failingKernelHow;
+    int failingKernelLine = 0;
     std::string unknown;                         // which figures the text does not give, and how to supply them
     // The database GPUs the text implies without naming one (an architecture, a printed limit), and why.
     std::vector<std::string> impliedDevices;
