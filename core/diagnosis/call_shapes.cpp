@@ -27,7 +27,8 @@ namespace {
 struct Layout {
     int rank;
     std::array<std::string_view, 5> dims;
-    std::string_view ambiguity;  // what stays open at this rank, "" when nothing does
+    std::string_view ambiguity;   // what stays open at this rank, "" when nothing does
+    std::string_view documented;  // the docstring's words for this rank
 };
 
 struct CallLayouts {
@@ -41,29 +42,30 @@ constexpr std::array<CallLayouts, 5> kCalls{{
     {"flash_attn_varlen_func",
      "flash_attn_varlen_func",
      "(total_q, nheads, headdim)",
-     {{{3, {"total_q", "heads", "head_dim"}, ""}, {0, {}, ""}, {0, {}, ""}}}},
+     {{{3, {"total_q", "heads", "head_dim"}, "", "(total_q, nheads, headdim)"}, {0, {}, "", ""}, {0, {}, "", ""}}}},
     {"flash_attn_with_kvcache",
      "flash_attn_with_kvcache",
      "(batch_size, seqlen, nheads, headdim)",
-     {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, ""}, {0, {}, ""}, {0, {}, ""}}}},
+     {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, "", "(batch_size, seqlen, nheads, headdim)"}, {0, {}, "", ""}, {0, {}, "", ""}}}},
     {"flash_attn_func",
      "flash_attn_func",
      "(batch_size, seqlen, nheads, headdim)",
-     {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, ""}, {0, {}, ""}, {0, {}, ""}}}},
+     {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, "", "(batch_size, seqlen, nheads, headdim)"}, {0, {}, "", ""}, {0, {}, "", ""}}}},
     {"memory_efficient_attention",
      "memory_efficient_attention",
      "[B, M, H, K], or [B, M, K] with H=1, or [B, M, G, H, K]",
-     {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, ""},
-       {3, {"batch", "seqlen_q", "head_dim"}, ""},
-       {5, {"batch", "seqlen_q", "kv_groups", "heads", "head_dim"}, ""}}}},
+     {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, "", "[B, M, H, K]"},
+       {3, {"batch", "seqlen_q", "head_dim"}, "", "[B, M, K] with H=1"},
+       {5, {"batch", "seqlen_q", "kv_groups", "heads", "head_dim"}, "", "[B, M, G, H, K]"}}}},
     {"scaled_dot_product_attention",
      "scaled_dot_product_attention",
      "(N, ..., Hq, L, E)",
-     {{{4, {"batch", "heads", "seqlen_q", "head_dim"}, ""},
+     {{{4, {"batch", "heads", "seqlen_q", "head_dim"}, "", "(N, Hq, L, E)"},
        {3,
         {"", "seqlen_q", "head_dim"},
-        "a 3-dimension query is (N, L, E) or (Hq, L, E): the first dimension may be the batch or the heads"},
-       {0, {}, ""}}}},
+        "a 3-dimension query is (N, L, E) or (Hq, L, E): the first dimension may be the batch or the heads",
+        "(N or Hq, L, E)"},
+       {0, {}, "", ""}}}},
 }};
 
 // The cheap literal prefilter every line passes before a regex sees it.
@@ -110,10 +112,17 @@ std::string trimmedLine(std::string_view text) {
     return std::string(text.substr(0, 120)) + (text.size() > 120 ? "..." : "");
 }
 
+struct KeyShape {
+    std::vector<std::int64_t> dims;
+    int line = 0;  // 0-based
+    std::string text;
+};
+
 struct ShapeHit {
     std::vector<std::int64_t> dims;
     int line = 0;  // 0-based
     std::string text;
+    std::optional<KeyShape> keyShape;  // the call's second argument, when its shape is literal too
 };
 
 // The shape assigned to `variable` on the nearest line at or before `before` within the window.
@@ -147,14 +156,15 @@ NamedCall nearestNamedCall(const LogText& log, int errorLine, int first, int las
     return best;
 }
 
-// The first positional (or q= / query=) argument where the line calls `needle(`.
-std::string firstArgument(const std::string& line, std::string_view needle) {
-    static const RE2 argument(R"(^\s*\(\s*(?:(?:q|query)\s*=\s*)?([A-Za-z_]\w*)\s*[,)])");
+// The first two positional (or q= / k= keyword) arguments where the line calls `needle(`.
+std::pair<std::string, std::string> callArguments(const std::string& line, std::string_view needle) {
+    static const RE2 arguments(
+        R"(^\s*\(\s*(?:(?:q|query)\s*=\s*)?([A-Za-z_]\w*)\s*(?:,\s*(?:(?:k|key)\s*=\s*)?([A-Za-z_]\w*)\s*)?[,)])");
     std::size_t at = 0;
     while ((at = line.find(needle, at)) != std::string::npos) {
         at += needle.size();
-        std::string name;
-        if (RE2::PartialMatch(re2::StringPiece(line.data() + at, line.size() - at), argument, &name)) return name;
+        std::string query, key;
+        if (RE2::PartialMatch(re2::StringPiece(line.data() + at, line.size() - at), arguments, &query, &key)) return {query, key};
     }
     return {};
 }
@@ -167,9 +177,13 @@ std::optional<ShapeHit> queryShape(const LogText& log, const CallLayouts& call, 
             if (i < first || i > last || (distance == 0 && i != errorLine)) continue;
             const std::string& lower = log.lowerLine(i);
             if (lower.find(call.needle) != std::string::npos) {
-                const std::string variable = firstArgument(log.line(i), call.needle);
-                if (!variable.empty())
-                    if (auto shape = assignedShape(log, variable, i, first)) return shape;
+                const auto [query, key] = callArguments(log.line(i), call.needle);
+                if (!query.empty())
+                    if (auto shape = assignedShape(log, query, i, first)) {
+                        if (!key.empty())
+                            if (auto k = assignedShape(log, key, i, first)) shape->keyShape = KeyShape{k->dims, k->line, k->text};
+                        return shape;
+                    }
             }
             if (mayHoldShape(lower)) {
                 std::string list;
@@ -204,11 +218,18 @@ std::optional<CallShape> findCallShape(const LogText& log, int errorLine) {
                            str(shape->line + 1) + " fits none of them, so no dimension is named";
         return result;
     }
-    const std::string source = result.call + " query " + result.layout + ": " + shape->text;
+    const std::string source = result.call + " query " + std::string(layout->documented) + ": " + shape->text;
     for (int d = 0; d < rank; ++d)
         if (!layout->dims[static_cast<std::size_t>(d)].empty())
             result.values.push_back({std::string(layout->dims[static_cast<std::size_t>(d)]), shape->dims[static_cast<std::size_t>(d)],
                                      shape->line + 1, source});
+    // The key's sequence length, where the call's second argument has a literal shape of the same rank.
+    const auto seqAt = std::find(layout->dims.begin(), layout->dims.end(), std::string_view("seqlen_q"));
+    if (shape->keyShape && shape->keyShape->dims.size() == shape->dims.size() && seqAt != layout->dims.end()) {
+        const auto at = static_cast<std::size_t>(seqAt - layout->dims.begin());
+        result.values.push_back({"seqlen_k", shape->keyShape->dims[at], shape->keyShape->line + 1,
+                                 result.call + " key " + std::string(layout->documented) + ": " + shape->keyShape->text});
+    }
     // xformers reads a 3-dimension input as [B, M, K] with H=1 (its docstring).
     if (named.call->call == "memory_efficient_attention" && rank == 3)
         result.values.push_back({"heads", 1, shape->line + 1, "memory_efficient_attention reads a 3-dimension query as [B, M, K] with H=1: " + shape->text});

@@ -24,13 +24,21 @@ constexpr std::array<std::string_view, 7> kNamedCalls{
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
 // "CUDA error (/x/flashmla-src/csrc/smxx/mla_combine.cu:201): ...", "ggml-cuda.cu:6863",
-// "sampling.cuh: line 547 at function cudaLaunchKernel".
-std::optional<std::string> sourceLocation(const std::string& line, const std::string& lower) {
-    if (!contains(lower, ".cu")) return std::nullopt;
-    static const RE2 re(R"(([\w./+-]*\.cuh?)(?::\s*line\s+|:|\()(\d+))");
+// "sampling.cuh: line 547 at function cudaLaunchKernel"; on the error line itself also a host
+// file's check ("Cuda failure: ... in file src/preprocess.cpp:106"), but never PyTorch's own
+// check site (c10/cuda/CUDAException.cpp), which every CUDA error passes through.
+std::optional<std::string> sourceLocation(const std::string& line, const std::string& lower, bool errorLine) {
     std::string path, number;
-    if (!RE2::PartialMatch(line, re, &path, &number)) return std::nullopt;
-    return path + ":" + number;
+    if (contains(lower, ".cu")) {
+        static const RE2 cuda(R"(([\w./\\:+-]*?[\w+-]+\.cuh?)(?::\s*line\s+|:|\()(\d+))");
+        if (RE2::PartialMatch(line, cuda, &path, &number)) return path + ":" + number;
+    }
+    if (!errorLine || contains(lower, "c10/") || contains(lower, "cudaexception")) return std::nullopt;
+    if (contains(lower, ".cpp:") || contains(lower, ".cc:") || contains(lower, ".h:") || contains(lower, ".hpp:")) {
+        static const RE2 host(R"(([\w./\\:+-]*?[\w+-]+\.(?:cpp|cc|h|hpp)):(\d+))");
+        if (RE2::PartialMatch(line, host, &path, &number)) return path + ":" + number;
+    }
+    return std::nullopt;
 }
 
 // FlashInfer's own launch check: "TopPSamplingFromProbs failed with error code too many resources ...".
@@ -51,13 +59,24 @@ std::optional<std::pair<std::string, std::string>> kernelOnLine(const std::strin
         if (RE2::PartialMatch(line, triton, &name)) return std::make_pair(name, std::string("Triton kernel launched there"));
     }
     if (contains(lower, "torch.ops.") || contains(lower, "_cuda.") || contains(lower, "_c.") || contains(lower, "_ext.") ||
-        contains(lower, "_ops.") || contains(lower, "_c_")) {
-        static const RE2 op(R"(((?:torch\.ops\.[A-Za-z_][\w.]*)|(?:\b_C\w*|\b\w+(?:_cuda|_C|_ext|_ops|_kernels?))\.[A-Za-z_]\w*)\s*\()");
+        contains(lower, "_ops.") || contains(lower, "_c_") || contains(lower, "_kernel.") || contains(lower, "_kernels.")) {
+        // The module's name says it is a compiled extension: torch.ops.*, _C*, *_cuda, *_C, *_ext,
+        // *_ops, *_kernel(s) in any case ("CUDA_KERNEL.code2x8_matmat(").
+        static const RE2 op(
+            R"(((?:torch\.ops\.[A-Za-z_][\w.]*)|(?:\b_C\w*|\b\w+(?i:_cuda|_c|_ext|_ops|_kernels?))\.[A-Za-z_]\w*)\s*\()");
         if (RE2::PartialMatch(line, op, &name)) return std::make_pair(name, std::string("extension op"));
     }
     if (contains(lower, "cutlass")) {
         static const RE2 cutlass(R"(\b(cutlass\w*_sm\d+\w*|cutlass::[\w:]+))");
         if (RE2::PartialMatch(line, cutlass, &name)) return std::make_pair(name, std::string("CUTLASS kernel"));
+    }
+    // A frame of c10's C++ backtrace ("# 9  fbgemm_gpu::reorder_batched_ad_lengths_gpu(...)"),
+    // PyTorch's own frames skipped: the first other one is the op that launched.
+    if (lower.rfind("# ", 0) == 0 || lower.rfind("#", 0) == 0) {
+        static const RE2 frame(R"(^#\s*\d+\s+([A-Za-z_][\w]*::[\w:]+)\()");
+        if (RE2::PartialMatch(line, frame, &name) && !name.starts_with("c10::") && !name.starts_with("at::") &&
+            !name.starts_with("torch::") && !name.starts_with("std::") && !name.starts_with("pybind11::"))
+            return std::make_pair(name, std::string("C++ frame of the c10 backtrace"));
     }
     for (std::string_view call : kNamedCalls) {
         const auto at = lower.find(call);
@@ -76,6 +95,28 @@ std::optional<std::pair<std::string, std::string>> kernelOnLine(const std::strin
     return std::nullopt;
 }
 
+// "  File \".../awq/modules/fused/cache.py\", line 40, in update_kv" over
+// "    self.k[:batch_size, ...] = keys_store" right above the error.
+std::optional<FailingKernel> innermostCopy(const LogText& log, int errorLine) {
+    int source = errorLine - 1;
+    while (source >= 0) {
+        const std::string_view text = log.withoutPrefix(source);
+        if (!text.empty() && text.find_first_not_of("^~ ") != std::string_view::npos) break;
+        --source;  // blank lines and Python 3.11's ^^^^ markers
+    }
+    if (source < 1 || !log.isTracebackSource(source)) return std::nullopt;
+    static const RE2 assignment(R"(^\s*[A-Za-z_][\w.]*\[[^\]]*\]\s*=[^=])");
+    static const RE2 frame(R"xx(File "(?:[^"]*/)?([^"/]+/[^"/]+)", line (\d+), in (\w+))xx");
+    const std::string code(log.withoutPrefix(source));
+    if (!RE2::PartialMatch(code, assignment)) return std::nullopt;
+    for (int i = source - 1; i >= 0 && i >= source - 2; --i) {
+        std::string file, number, function;
+        if (RE2::PartialMatch(std::string(log.withoutPrefix(i)), frame, &file, &number, &function))
+            return FailingKernel{file + ":" + number + " " + function, "tensor copy (slice assignment) in the innermost frame", source + 1};
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<FailingKernel> findFailingKernel(const LogText& log, int errorLine) {
@@ -85,9 +126,11 @@ std::optional<FailingKernel> findFailingKernel(const LogText& log, int errorLine
         if (i < 0 || i >= log.lineCount()) continue;
         const std::string line(log.withoutPrefix(i));
         const std::string lower = lowercaseAscii(line);
-        if (auto at = sourceLocation(line, lower)) return FailingKernel{*at, "CUDA source location of the error", i + 1};
+        if (auto at = sourceLocation(line, lower, i == errorLine)) return FailingKernel{*at, "source location of the error", i + 1};
         if (auto name = stackKernelName(line, lower)) return FailingKernel{*name, "the stack's own kernel name in the error", i + 1};
     }
+    // The innermost Python frame assigns into a tensor slice: the failing launch is that copy.
+    if (auto copy = innermostCopy(log, errorLine)) return copy;
     // The traceback above the error, innermost frame first; then a reproducer below it.
     auto scan = [&](int from, int to, int step) -> std::optional<FailingKernel> {
         for (int i = from; i != to; i += step) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "core/diagnosis/call_shapes.h"
 #include "core/diagnosis/failing_kernel.h"
@@ -52,6 +53,10 @@ TEST(CallShapes, FlashAttnFuncReadsItsArgumentsLiteralShape) {
         EXPECT_NE(v->source.find("torch.rand([1, 3, 71280, 128]"), std::string::npos) << v->source;
     }
     EXPECT_TRUE(shape->ambiguity.empty());
+    // The key (flash_attn_func's second argument) gives seqlen_k.
+    ASSERT_NE(valueNamed(*shape, "seqlen_k"), nullptr);
+    EXPECT_EQ(valueNamed(*shape, "seqlen_k")->value, 3);
+    EXPECT_EQ(valueNamed(*shape, "seqlen_k")->line, 4);
 }
 
 // xformers #845: a 3-dimension input is [B, M, K] with H=1; the reproducer follows the error.
@@ -104,6 +109,25 @@ TEST(FailingKernel, TorchOpUnderAComfyTraceback) {
     const auto kernel = findFailingKernel(log, lineWith(log, "RuntimeError: CUDA error"));
     ASSERT_TRUE(kernel);
     EXPECT_EQ(kernel->name, "torch.ops.aten._flash_attention_forward");
+}
+
+// Every way the corpus's logs name their op: an extension module in capitals (AQLM #25), c10's
+// C++ backtrace (FBGEMM #2639), a slice assignment in the innermost frame (AutoAWQ #174), a host
+// file's check on the error line (Lidar_AI_Solution #23).
+TEST(FailingKernel, ExtensionModuleFrameCopyAndHostCheck) {
+    const std::vector<std::tuple<std::string, std::string, std::string, int>> cases{
+        {"aqlm25_jupyter_invalid_argument.log", "RuntimeError: CUDA error", "CUDA_KERNEL.code2x8_matmat", 25},
+        {"fbgemm2639_terminate_invalid_config.log", "what():", "fbgemm_gpu::reorder_batched_ad_lengths_gpu", 10},
+        {"autoawq174_fused_invalid_argument.log", "RuntimeError: CUDA error", "fused/cache.py:40 update_kv", 24},
+        {"lidar23_cuda_failure_invalid_config.log", "Cuda failure", "Lidar_AI_Solution/CUDA-CenterPoint/src/preprocess.cpp:106", 28},
+    };
+    for (const auto& [file, error, name, line] : cases) {
+        const LogText log = corpusLog(file);
+        const auto kernel = findFailingKernel(log, lineWith(log, error));
+        ASSERT_TRUE(kernel) << file;
+        EXPECT_EQ(kernel->name, name) << file;
+        EXPECT_EQ(kernel->line, line) << file;
+    }
 }
 
 // A report whose reproducer follows the error: the call it makes.
