@@ -126,7 +126,9 @@ std::optional<FailingKernel> findFailingKernel(const LogText& log, int errorLine
         if (i < 0 || i >= log.lineCount()) continue;
         const std::string line(log.withoutPrefix(i));
         const std::string lower = lowercaseAscii(line);
-        if (auto at = sourceLocation(line, lower, i == errorLine)) return FailingKernel{*at, "source location of the error", i + 1};
+        // The whole line: glog's prefix is itself the failing check's file:line ("F0401 ... relu_layer.cu:29] Cuda kernel failed").
+        if (auto at = sourceLocation(log.line(i), log.lowerLine(i), i == errorLine))
+            return FailingKernel{*at, "source location of the error", i + 1};
         if (auto name = stackKernelName(line, lower)) return FailingKernel{*name, "the stack's own kernel name in the error", i + 1};
     }
     // The innermost Python frame assigns into a tensor slice: the failing launch is that copy.
@@ -145,11 +147,17 @@ std::optional<FailingKernel> findFailingKernel(const LogText& log, int errorLine
 }
 
 void noteFailingKernel(FindingBuilder& b) {
+    auto& f = b.finding();
     if (auto kernel = findFailingKernel(b.scope().log, b.line())) {
-        auto& f = b.finding();
         f.failingKernel = kernel->name;
         f.failingKernelHow = kernel->how;
         f.failingKernelLine = kernel->line;
+    } else if (const auto shape = findCallShape(b.scope().log, b.line()); shape && !shape->values.empty()) {
+        // Named without a call's parentheses ("I call func _memory_efficient_attention_xformers"),
+        // but the log shows its tensors: that call is the one that failed.
+        f.failingKernel = shape->call;
+        f.failingKernelHow = "the attention call whose tensor shapes the log gives";
+        f.failingKernelLine = shape->callLine;
     }
 }
 
