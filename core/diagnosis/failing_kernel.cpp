@@ -187,6 +187,8 @@ void explainFailingKernel(FindingBuilder& b) {
                      "); it is none of Tilescope's bundled families, so none of them is ranked.";
     if (!contains(f.fix, "CUDA_LAUNCH_BLOCKING")) return;
     const DeviceSpec& device = b.planDevice();
+    // The default device's limits are every CUDA GPU's here; name the architecture only when the log does.
+    const std::string gpu = b.deviceNamed() ? device.archName() : std::string("the GPU");
     const std::int64_t yz = std::min(device.maxGridDim[1], device.maxGridDim[2]);
     std::string over;
     if (shape && launchesBatchAndHeadsOnGridYz(shape->call))
@@ -195,7 +197,7 @@ void explainFailingKernel(FindingBuilder& b) {
                 over = name;
                 f.limit = LimitHit{"max_grid_dim_y_z", yz, *v};
                 f.explanation += " " + shape->call + " launches batch and heads on the grid's y and z dimensions, at most " + withThousands(yz) +
-                                 " each on " + device.archName() + ": " + std::string(name) + " " + withThousands(*v) + " is over it.";
+                                 " each on " + gpu + ": " + std::string(name) + " " + withThousands(*v) + " is over it.";
                 break;
             }
     if (!over.empty()) {
@@ -204,7 +206,7 @@ void explainFailingKernel(FindingBuilder& b) {
                 withThousands(*b.valueOf(over)) + (read != f.shape.end() && read->line > 0 ? ", read on line " + str(read->line) : "") + ")";
     } else {
         f.fix = "the log names the kernel (" + f.failingKernel + ", " + where + "): compare the grid and block it launches for this input with " +
-                device.archName() + "'s limits (grid y and z at most " + withThousands(yz) + ", at most " +
+                gpu + "'s limits (grid y and z at most " + withThousands(yz) + ", at most " +
                 withThousands(device.maxThreadsPerBlock) + " threads per block)";
     }
 }
