@@ -95,7 +95,8 @@ std::vector<std::int64_t> parseDims(const std::string& list) {
 // `name = torch.rand([1, 3, 71280, 128], ...)`: a tensor built with a literal size (only digits:
 // a size written with variables stays unread).
 const RE2& assignedTensor() {
-    static const RE2 re(R"(([A-Za-z_]\w*)\s*=\s*torch\.(?:rand|randn|zeros|ones|empty|full)\(\s*\(?\s*\[?\s*(\d+(?:\s*,\s*\d+)*)\s*[\]),])");
+    static const RE2 re(
+        R"(([A-Za-z_]\w*)\s*=\s*torch\.(?:rand|randn|zeros|ones|empty|full)\(\s*\(?\s*\[?\s*(\d+(?:\s*,\s*\d+)*)\s*[\]),])");
     return re;
 }
 
@@ -137,7 +138,6 @@ std::optional<ShapeHit> assignedShape(const LogText& log, const std::string& var
     return std::nullopt;
 }
 
-
 // The nearest line to `errorLine` in the window that names one of the calls; -1 when none.
 struct NamedCall {
     const CallLayouts* call = nullptr;
@@ -158,8 +158,7 @@ NamedCall nearestNamedCall(const LogText& log, int errorLine, int first, int las
 
 // The first two positional (or q= / k= keyword) arguments where the line calls `needle(`.
 std::pair<std::string, std::string> callArguments(const std::string& line, std::string_view needle) {
-    static const RE2 arguments(
-        R"(^\s*\(\s*(?:(?:q|query)\s*=\s*)?([A-Za-z_]\w*)\s*(?:,\s*(?:(?:k|key)\s*=\s*)?([A-Za-z_]\w*)\s*)?[,)])");
+    static const RE2 arguments(R"(^\s*\(\s*(?:(?:q|query)\s*=\s*)?([A-Za-z_]\w*)\s*(?:,\s*(?:(?:k|key)\s*=\s*)?([A-Za-z_]\w*)\s*)?[,)])");
     std::size_t at = 0;
     while ((at = line.find(needle, at)) != std::string::npos) {
         at += needle.size();
@@ -232,7 +231,8 @@ std::optional<CallShape> findCallShape(const LogText& log, int errorLine) {
     }
     // xformers reads a 3-dimension input as [B, M, K] with H=1 (its docstring).
     if (named.call->call == "memory_efficient_attention" && rank == 3)
-        result.values.push_back({"heads", 1, shape->line + 1, "memory_efficient_attention reads a 3-dimension query as [B, M, K] with H=1: " + shape->text});
+        result.values.push_back(
+            {"heads", 1, shape->line + 1, "memory_efficient_attention reads a 3-dimension query as [B, M, K] with H=1: " + shape->text});
     result.ambiguity = std::string(layout->ambiguity);
     return result;
 }

@@ -81,7 +81,7 @@ struct DiagnosisFinding {
     std::string failingKernel;
     std::string failingKernelHow;
     int failingKernelLine = 0;
-    std::string unknown;                         // which figures the text does not give, and how to supply them
+    std::string unknown;  // which figures the text does not give, and how to supply them
     // The database GPUs the text implies without naming one (an architecture, a printed limit), and why.
     std::vector<std::string> impliedDevices;
     std::string impliedBy;  // "sm_89: every database GPU of compute capability 8.9"

@@ -17,7 +17,7 @@ namespace {
 
 // Public Python calls that run one kernel family each, as reports call them.
 constexpr std::array<std::string_view, 7> kNamedCalls{
-    "flash_attn_varlen_func",       "flash_attn_with_kvcache", "flash_attn_func", "memory_efficient_attention",
+    "flash_attn_varlen_func",       "flash_attn_with_kvcache", "flash_attn_func",      "memory_efficient_attention",
     "scaled_dot_product_attention", "causal_conv1d_fn",        "causal_conv1d_update",
 };
 
@@ -62,8 +62,7 @@ std::optional<std::pair<std::string, std::string>> kernelOnLine(const std::strin
         contains(lower, "_ops.") || contains(lower, "_c_") || contains(lower, "_kernel.") || contains(lower, "_kernels.")) {
         // The module's name says it is a compiled extension: torch.ops.*, _C*, *_cuda, *_C, *_ext,
         // *_ops, *_kernel(s) in any case ("CUDA_KERNEL.code2x8_matmat(").
-        static const RE2 op(
-            R"(((?:torch\.ops\.[A-Za-z_][\w.]*)|(?:\b_C\w*|\b\w+(?i:_cuda|_c|_ext|_ops|_kernels?))\.[A-Za-z_]\w*)\s*\()");
+        static const RE2 op(R"(((?:torch\.ops\.[A-Za-z_][\w.]*)|(?:\b_C\w*|\b\w+(?i:_cuda|_c|_ext|_ops|_kernels?))\.[A-Za-z_]\w*)\s*\()");
         if (RE2::PartialMatch(line, op, &name)) return std::make_pair(name, std::string("extension op"));
     }
     if (contains(lower, "cutlass")) {
@@ -196,18 +195,20 @@ void explainFailingKernel(FindingBuilder& b) {
             if (const auto v = b.valueOf(name); v && *v > yz) {
                 over = name;
                 f.limit = LimitHit{"max_grid_dim_y_z", yz, *v};
-                f.explanation += " " + shape->call + " launches batch and heads on the grid's y and z dimensions, at most " + withThousands(yz) +
-                                 " each on " + gpu + ": " + std::string(name) + " " + withThousands(*v) + " is over it.";
+                f.explanation += " " + shape->call + " launches batch and heads on the grid's y and z dimensions, at most " +
+                                 withThousands(yz) + " each on " + gpu + ": " + std::string(name) + " " + withThousands(*v) +
+                                 " is over it.";
                 break;
             }
     if (!over.empty()) {
         const auto read = std::find_if(f.shape.begin(), f.shape.end(), [&](const DiagnosisValue& v) { return v.name == over; });
-        f.fix = "split the " + shape->call + " call along " + over + " into launches of at most " + withThousands(yz) + " each (" + over + " " +
-                withThousands(*b.valueOf(over)) + (read != f.shape.end() && read->line > 0 ? ", read on line " + str(read->line) : "") + ")";
+        f.fix = "split the " + shape->call + " call along " + over + " into launches of at most " + withThousands(yz) + " each (" + over +
+                " " + withThousands(*b.valueOf(over)) +
+                (read != f.shape.end() && read->line > 0 ? ", read on line " + str(read->line) : "") + ")";
     } else {
-        f.fix = "the log names the kernel (" + f.failingKernel + ", " + where + "): compare the grid and block it launches for this input with " +
-                gpu + "'s limits (grid y and z at most " + withThousands(yz) + ", at most " +
-                withThousands(device.maxThreadsPerBlock) + " threads per block)";
+        f.fix = "the log names the kernel (" + f.failingKernel + ", " + where +
+                "): compare the grid and block it launches for this input with " + gpu + "'s limits (grid y and z at most " +
+                withThousands(yz) + ", at most " + withThousands(device.maxThreadsPerBlock) + " threads per block)";
     }
 }
 

@@ -44,8 +44,8 @@ TEST(CallShapes, FlashAttnFuncReadsItsArgumentsLiteralShape) {
     ASSERT_TRUE(shape);
     EXPECT_EQ(shape->call, "flash_attn_func");
     EXPECT_EQ(shape->callLine, 6);  // the call nearest the error, not the import on line 2
-    for (const auto& [name, value] : std::vector<std::pair<std::string, std::int64_t>>{
-             {"batch", 1}, {"seqlen_q", 3}, {"heads", 71280}, {"head_dim", 128}}) {
+    for (const auto& [name, value] :
+         std::vector<std::pair<std::string, std::int64_t>>{{"batch", 1}, {"seqlen_q", 3}, {"heads", 71280}, {"head_dim", 128}}) {
         const DiagnosisValue* v = valueNamed(*shape, name);
         ASSERT_NE(v, nullptr) << name;
         EXPECT_EQ(v->value, value) << name;

@@ -195,7 +195,8 @@ private slots:
         auto* details = dock->findChild<QTextBrowser*>();
         QVERIFY(details);
         const QString text = details->toPlainText();
-        QVERIFY2(text.contains(QStringLiteral("named in log: causal_conv1d_cuda.causal_conv1d_fwd (extension op, line 11)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("named in log: causal_conv1d_cuda.causal_conv1d_fwd (extension op, line 11)")),
+                 qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("likeliest")), qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("find the kernel with CUDA_LAUNCH_BLOCKING")), qPrintable(text));
     }
