@@ -14,14 +14,16 @@
 namespace tilescope {
 namespace {
 
-LogText corpusLog(const std::string& file) {
-    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/diagnose_corpus/" + file, std::ios::binary);
+LogText dataLog(const std::string& path) {
+    std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/" + path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     auto log = LogText::parse(text.str());
-    EXPECT_TRUE(log.ok()) << file;
+    EXPECT_TRUE(log.ok()) << path;
     return *log;
 }
+
+LogText corpusLog(const std::string& file) { return dataLog("diagnose_corpus/" + file); }
 
 // The 0-based line holding `text`.
 int lineWith(const LogText& log, const std::string& text) {
@@ -72,6 +74,34 @@ TEST(CallShapes, MemoryEfficientAttentionThreeDimensionsIsBatchSeqHeadDim) {
     EXPECT_EQ(valueNamed(*shape, "head_dim")->value, 80);
     ASSERT_NE(valueNamed(*shape, "heads"), nullptr);
     EXPECT_EQ(valueNamed(*shape, "heads")->value, 1);
+}
+
+// xformers prints the shapes it refused (in-context-matting #5): a 3-dimension query is [B, M, K].
+TEST(CallShapes, XformersPrintedQueryShape) {
+    const LogText log = dataLog("logs/xformers_incompatible_shapes_matting5.log");
+    const auto shape = findCallShape(log, lineWith(log, "ValueError"));
+    ASSERT_TRUE(shape);
+    EXPECT_EQ(shape->call, "memory_efficient_attention");
+    ASSERT_NE(valueNamed(*shape, "batch"), nullptr);
+    EXPECT_EQ(valueNamed(*shape, "batch")->value, 20);
+    EXPECT_EQ(valueNamed(*shape, "batch")->line, 3);
+    EXPECT_EQ(valueNamed(*shape, "seqlen_q")->value, 9216);
+    EXPECT_EQ(valueNamed(*shape, "head_dim")->value, 64);
+}
+
+// PyTorch's SDPA takes (N, ..., Hq, L, E) (pytorch #142228): the second of four dimensions is the heads.
+TEST(CallShapes, SdpaFourDimensionsAreBatchHeadsSeqHeadDim) {
+    const LogText log = dataLog("logs/sdpa_heads_65536_pytorch142228.log");
+    const auto shape = findCallShape(log, lineWith(log, "scaled_dot_product_attention"));
+    ASSERT_TRUE(shape);
+    EXPECT_EQ(shape->call, "scaled_dot_product_attention");
+    for (const auto& [name, value] : std::vector<std::pair<std::string, std::int64_t>>{
+             {"batch", 1}, {"heads", 65536}, {"seqlen_q", 10}, {"head_dim", 16}}) {
+        const DiagnosisValue* v = valueNamed(*shape, name);
+        ASSERT_NE(v, nullptr) << name;
+        EXPECT_EQ(v->value, value) << name;
+        EXPECT_EQ(v->line, 3) << name;
+    }
 }
 
 // No attention call named: no shape, whatever tensors the log shows.
