@@ -24,6 +24,10 @@ namespace {
 //     (facebookresearch/xformers v0.0.28 xformers/ops/fmha/__init__.py lines 205-208, 673).
 //   torch.nn.functional.scaled_dot_product_attention: "query: (N, ..., Hq, L, E)" (PyTorch's
 //     docstring, torch/nn/functional.py; pytorch.org/docs torch.nn.functional.scaled_dot_product_attention).
+//   flashinfer.single_prefill_with_kv_cache: "q: [qo_len, num_qo_heads, head_dim_qk]";
+//   flashinfer.single_decode_with_kv_cache: "q: [num_qo_heads, head_dim]" (flashinfer-ai/flashinfer
+//     at fb28d724, flashinfer/prefill.py line 1217, flashinfer/decode.py line 577). The batch
+//     wrappers' run(q, ...) is not read: a log names the wrapper's class, not its call.
 struct Layout {
     int rank;
     std::array<std::string_view, 5> dims;
@@ -38,7 +42,7 @@ struct CallLayouts {
     std::array<Layout, 3> layouts;  // rank 0 = unused
 };
 
-constexpr std::array<CallLayouts, 5> kCalls{{
+constexpr std::array<CallLayouts, 7> kCalls{{
     {"flash_attn_varlen_func",
      "flash_attn_varlen_func",
      "(total_q, nheads, headdim)",
@@ -57,6 +61,14 @@ constexpr std::array<CallLayouts, 5> kCalls{{
      {{{4, {"batch", "seqlen_q", "heads", "head_dim"}, "", "[B, M, H, K]"},
        {3, {"batch", "seqlen_q", "head_dim"}, "", "[B, M, K] with H=1"},
        {5, {"batch", "seqlen_q", "kv_groups", "heads", "head_dim"}, "", "[B, M, G, H, K]"}}}},
+    {"single_prefill_with_kv_cache",
+     "single_prefill_with_kv_cache",
+     "[qo_len, num_qo_heads, head_dim_qk]",
+     {{{3, {"seqlen_q", "heads", "head_dim"}, "", "[qo_len, num_qo_heads, head_dim_qk]"}, {0, {}, "", ""}, {0, {}, "", ""}}}},
+    {"single_decode_with_kv_cache",
+     "single_decode_with_kv_cache",
+     "[num_qo_heads, head_dim]",
+     {{{2, {"heads", "head_dim"}, "", "[num_qo_heads, head_dim]"}, {0, {}, "", ""}, {0, {}, "", ""}}}},
     {"scaled_dot_product_attention",
      "scaled_dot_product_attention",
      "(N, ..., Hq, L, E)",

@@ -16,9 +16,16 @@ namespace tilescope {
 namespace {
 
 // Public Python calls that run one kernel family each, as reports call them.
-constexpr std::array<std::string_view, 7> kNamedCalls{
-    "flash_attn_varlen_func",       "flash_attn_with_kvcache", "flash_attn_func",      "memory_efficient_attention",
-    "scaled_dot_product_attention", "causal_conv1d_fn",        "causal_conv1d_update",
+constexpr std::array<std::string_view, 9> kNamedCalls{
+    "flash_attn_varlen_func",
+    "flash_attn_with_kvcache",
+    "flash_attn_func",
+    "memory_efficient_attention",
+    "scaled_dot_product_attention",
+    "single_prefill_with_kv_cache",
+    "single_decode_with_kv_cache",
+    "causal_conv1d_fn",
+    "causal_conv1d_update",
 };
 
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }

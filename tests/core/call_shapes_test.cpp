@@ -95,13 +95,19 @@ TEST(CallShapes, SdpaFourDimensionsAreBatchHeadsSeqHeadDim) {
     const auto shape = findCallShape(log, lineWith(log, "scaled_dot_product_attention"));
     ASSERT_TRUE(shape);
     EXPECT_EQ(shape->call, "scaled_dot_product_attention");
-    for (const auto& [name, value] : std::vector<std::pair<std::string, std::int64_t>>{
-             {"batch", 1}, {"heads", 65536}, {"seqlen_q", 10}, {"head_dim", 16}}) {
+    for (const auto& [name, value] :
+         std::vector<std::pair<std::string, std::int64_t>>{{"batch", 1}, {"heads", 65536}, {"seqlen_q", 10}, {"head_dim", 16}}) {
         const DiagnosisValue* v = valueNamed(*shape, name);
         ASSERT_NE(v, nullptr) << name;
         EXPECT_EQ(v->value, value) << name;
         EXPECT_EQ(v->line, 3) << name;
     }
+}
+
+// Sizes written as variables stay unread (flashinfer #915): the call is named, no shape is invented.
+TEST(CallShapes, VariableSizesStayUnread) {
+    const LogText log = dataLog("logs/flashinfer915_single_prefill_variable_sizes.log");
+    EXPECT_FALSE(findCallShape(log, lineWith(log, "single_prefill_with_kv_cache")));
 }
 
 // No attention call named: no shape, whatever tensors the log shows.
