@@ -116,7 +116,8 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 std::string knownSignaturesText(const KernelRegistry& kernels);
 
 // {"findings": [...]}: each with kind, family, variant, message, line, shape, device, fix,
-// command, consequence_of (null when none) and the fields after them.
+// command, consequence_of (null when none) and the fields after them. A refusal (no finding)
+// adds "reason", "known" and "known_signatures" (every signature id, in the order tried).
 nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelRegistry& kernels);
 
 // The device ids a free-text device name refers to ("RTX 4090", "H100 PCIe", "sm_120"): one id
