@@ -37,6 +37,9 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     }
     rows.push_back({"    kernel", f.family.empty() ? "unknown (the log names no bundled kernel)"
                                                    : f.family + " / " + (f.variant.empty() ? "variant unknown" : f.variant)});
+    if (!f.failingKernel.empty())
+        rows.push_back(
+            {"    named in log", f.failingKernel + " (" + f.failingKernelHow + ", line " + std::to_string(f.failingKernelLine) + ")"});
     if (!f.shape.empty()) {
         std::string shape;
         for (const auto& v : f.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
