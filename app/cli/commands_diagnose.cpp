@@ -22,6 +22,16 @@ std::string readInput(const std::string& path) {
     if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError{path + ": cannot open"};
+    // A file of known size in one read (a server log runs to hundreds of MB); a pipe or device by the stream.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+        std::string text(static_cast<std::size_t>(size), '\0');
+        if (in.read(text.data(), size) && in.peek() == std::char_traits<char>::eof()) return text;
+        in.clear();
+        in.seekg(0, std::ios::beg);
+    }
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -40,9 +50,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"    message", f.message});
     if (f.lines.size() > 1) {
-        std::string lines;
-        for (int l : f.lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
-        rows.push_back({"    seen on lines", lines});
+        rows.push_back({"    seen on lines", occurrencesText(f.lines)});
     }
     rows.push_back({"    kernel", f.family.empty() ? "unknown (the log names no bundled kernel)"
                                                    : f.family + " / " + (f.variant.empty() ? "variant unknown" : f.variant)});

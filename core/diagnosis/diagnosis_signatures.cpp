@@ -4,7 +4,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <regex>
 
 #include "core/model/device_spec.h"
 #include "core/diagnosis/diagnosis_evidence.h"
@@ -56,6 +55,28 @@ std::optional<std::int64_t> groupNumber(const SvMatch& match, std::size_t group)
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
     return value;
+}
+
+// ---- LogLookups -------------------------------------------------------------------------
+
+int LogLookups::awqMention() const {
+    if (!m_awq) m_awq = findAwqMention(m_log);
+    return *m_awq;
+}
+
+int LogLookups::rocmMention() const {
+    if (!m_rocm) m_rocm = findRocmMention(m_log);
+    return *m_rocm;
+}
+
+std::optional<ModelMention> LogLookups::modelMention(int errorLine) const {
+    if (!m_modelMentions) m_modelMentions = findModelMentions(m_log, m_models);
+    return nearestModelMention(*m_modelMentions, errorLine);
+}
+
+const std::vector<RowsEvidence>& LogLookups::stepBudgets() const {
+    if (!m_stepBudgets) m_stepBudgets = findStepBudgets(m_log);
+    return *m_stepBudgets;
 }
 
 // ---- FindingBuilder ---------------------------------------------------------------------
@@ -133,7 +154,7 @@ std::string FindingBuilder::familyFromContext() const {
             (m_modelLine >= 0 ? "the log names " : "--model gives ") + m->id + ", an AWQ \"" + m->config.version + "\" checkpoint";
         return std::string(packingFamily(m->config.packing, m_scope.kernels));
     }
-    const int awq = findAwqMention(m_scope.log);
+    const int awq = m_scope.lookups.awqMention();
     if (awq >= 0 && innermostFrameMayBeLinear()) {
         const std::string& lower = m_scope.log.lowerLine(awq);
         m_familyNote = "the log names AWQ on line " + std::to_string(awq + 1) + " (\"" + trimmed(m_scope.log.line(awq)) + "\")";
@@ -146,11 +167,11 @@ std::string FindingBuilder::familyFromContext() const {
 // source) may be a quantized linear layer; true when the log shows no frame at all (a lone
 // error line). A frame elsewhere (a KV-cache copy, an attention module) rules out a GEMM.
 bool FindingBuilder::innermostFrameMayBeLinear() const {
-    static const std::regex frame(R"(^\s*(?:File "[^"]*", line \d+|File [^\s]+:\d+, in ))");
+    static const Pattern frame(R"(^\s*(?:File "[^"]*", line \d+|File [^\s]+:\d+, in ))", Pattern::Case::Sensitive);
     const LogText& log = m_scope.log;
     for (int i = m_line - 1; i >= 0 && i >= m_line - kFamilyLinesBefore; --i) {
         const std::string_view text = log.withoutPrefix(i);
-        if (!std::regex_search(text.begin(), text.end(), frame)) continue;
+        if (!frame.search(text)) continue;
         std::string frameText = log.lowerLine(i);
         if (i + 1 < m_line) frameText += " " + log.lowerLine(i + 1);
         for (std::string_view word : {"gemm", "gemv", "linear", "matmul", "awq_ext", "awq_inference_engine"})
@@ -163,7 +184,7 @@ bool FindingBuilder::innermostFrameMayBeLinear() const {
 const CatalogModel* FindingBuilder::model() const {
     if (!m_modelLooked) {
         m_modelLooked = true;
-        if (auto mention = findModelMention(m_scope.log, m_scope.models, m_line)) {
+        if (auto mention = m_scope.lookups.modelMention(m_line)) {
             m_model = mention->model;
             m_modelLine = mention->line;
         } else if (m_scope.userModel) {
@@ -362,7 +383,7 @@ void FindingBuilder::resolveDevice(std::string_view matchedLine) {
 // dimension gives K when nothing else does.
 void rowsFromLog(FindingBuilder& b) {
     auto& f = b.finding();
-    const RowsChoice choice = chooseRows(findRowsEvidence(b.scope().log, b.line()), b.line());
+    const RowsChoice choice = chooseRows(findRowsEvidence(b.scope().log, b.line(), b.scope().lookups.stepBudgets()), b.line());
     if (!choice.chosen) return;
     const RowsEvidence& chosen = *choice.chosen;
     b.valueFrom("M", chosen.value, chosen.line + 1, chosen.text + " (" + std::string(rowsReadingName(chosen.reading)) + ")");
@@ -559,7 +580,7 @@ void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& rep
               (allocated && maximum ? ": " + withThousands(*allocated) + " B > " + withThousands(*maximum) + " B" : std::string()) +
               (f.arch.empty() ? std::string() : " on " + f.arch);
     f.explanation = report.explanation;
-    const int rocm = report.compilerCheck ? findRocmMention(b.scope().log) : -1;
+    const int rocm = report.compilerCheck ? b.scope().lookups.rocmMention() : -1;
     if (maximum && rocm < 0) {
         const auto archs = archsWithOptin(b.scope().devices, *maximum);
         if (!archs.empty()) f.explanation += " " + withThousands(*maximum) + " B is the opt-in limit of " + joinList(archs) + ".";
@@ -814,16 +835,15 @@ std::optional<std::int64_t> parseSize(const std::string& number, const std::stri
 
 void buildOutOfMemory(FindingBuilder& b, const SvMatch&) {
     auto& f = b.finding();
-    static const std::regex tried(R"(tried to allocate\s*([\d.]+)\s*([KMGT]i?B|bytes|B)\b)", std::regex::ECMAScript | std::regex::icase);
-    static const std::regex total(R"((?:total capacity of\s*([\d.]+)\s*([KMGT]i?B))|(?:([\d.]+)\s*([KMGT]i?B) total capacity))",
-                                  std::regex::ECMAScript | std::regex::icase);
-    static const std::regex free(R"(([\d.]+)\s*([KMGT]i?B)\s+(?:is\s+)?free)", std::regex::ECMAScript | std::regex::icase);
+    static const Pattern tried(R"(tried to allocate\s*([\d.]+)\s*([KMGT]i?B|bytes|B)\b)");
+    static const Pattern total(R"((?:total capacity of\s*([\d.]+)\s*([KMGT]i?B))|(?:([\d.]+)\s*([KMGT]i?B) total capacity))");
+    static const Pattern free(R"(([\d.]+)\s*([KMGT]i?B)\s+(?:is\s+)?free)");
     const std::string& text = b.scope().log.line(b.line());
     SvMatch m;
-    if (std::regex_search(text, m, tried)) b.value("tried_to_allocate_bytes", parseSize(m.str(1), m.str(2)));
-    if (std::regex_search(text, m, total))
+    if (tried.search(text, m)) b.value("tried_to_allocate_bytes", parseSize(m.str(1), m.str(2)));
+    if (total.search(text, m))
         b.value("total_capacity_bytes", m[1].matched ? parseSize(m.str(1), m.str(2)) : parseSize(m.str(3), m.str(4)));
-    if (std::regex_search(text, m, free)) b.value("free_bytes", parseSize(m.str(1), m.str(2)));
+    if (free.search(text, m)) b.value("free_bytes", parseSize(m.str(1), m.str(2)));
     b.value("batch", b.figure(LogFigure::Batch));
     b.value("seq", b.figure(LogFigure::Seq));
     const std::string lower = lowercaseAscii(text);
@@ -947,11 +967,6 @@ const std::vector<Signature>& coreSignatures() {
     return list;
 }
 
-bool hasNeedle(const std::string& lower, const Signature& signature) {
-    return std::any_of(signature.needles.begin(), signature.needles.end(),
-                       [&](std::string_view n) { return !n.empty() && lower.find(n) != std::string::npos; });
-}
-
 }  // namespace
 
 Signature::Signature(int place, std::string_view name, std::array<std::string_view, 3> words, const char* regexText, Verdict verdict,
@@ -963,24 +978,48 @@ Signature::Signature(int place, std::string_view name, std::array<std::string_vi
       kind(verdict),
       cudaRuntime(fromCudaRuntime),
       build(builder),
-      regex(regexText, std::regex::ECMAScript | std::regex::icase) {}
+      regex(regexText) {}
 
-// Core's signatures and every family's, sorted by order (a tie keeps core first, then registry order).
-SignatureList::SignatureList(const KernelRegistry& kernels) {
-    for (const auto& s : coreSignatures()) m_list.push_back(&s);
-    for (const DiagnosisSignatures* family : contributions(kernels))
-        for (const auto& s : family->signatures) m_list.push_back(&s);
-    std::stable_sort(m_list.begin(), m_list.end(), [](const Signature* a, const Signature* b) { return a->order < b->order; });
+namespace {
+
+std::vector<std::string_view> allNeedles(const std::vector<const Signature*>& list, std::vector<std::size_t>& owner) {
+    std::vector<std::string_view> needles;
+    for (std::size_t i = 0; i < list.size(); ++i)
+        for (std::string_view needle : list[i]->needles)
+            if (!needle.empty()) {
+                needles.push_back(needle);
+                owner.push_back(i);
+            }
+    return needles;
 }
 
-// The first signature matching `text` (`lower` is its lowercase copy); with `mustCross`, only a
-// match that starts before it and ends after it (a message wrapped onto the next line).
-std::optional<std::pair<std::size_t, SvMatch>> SignatureList::match(const std::string& text, const std::string& lower,
-                                                                    std::optional<std::size_t> mustCross) const {
-    for (std::size_t i = 0; i < m_list.size(); ++i) {
-        if (!hasNeedle(lower, *m_list[i])) continue;
+std::vector<const Signature*> sortedSignatures(const KernelRegistry& kernels) {
+    std::vector<const Signature*> list;
+    for (const auto& s : coreSignatures()) list.push_back(&s);
+    for (const DiagnosisSignatures* family : contributions(kernels))
+        for (const auto& s : family->signatures) list.push_back(&s);
+    std::stable_sort(list.begin(), list.end(), [](const Signature* a, const Signature* b) { return a->order < b->order; });
+    return list;
+}
+
+}  // namespace
+
+// Core's signatures and every family's, sorted by order (a tie keeps core first, then registry order).
+SignatureList::SignatureList(const KernelRegistry& kernels)
+    : m_list(sortedSignatures(kernels)), m_needles(allNeedles(m_list, m_needleOwner)) {}
+
+// The first signature matching `text`; with `mustCross`, only a match that starts before it and
+// ends after it (a message wrapped onto the next line).
+std::optional<std::pair<std::size_t, SvMatch>> SignatureList::match(std::string_view text, std::optional<std::size_t> mustCross) const {
+    thread_local std::vector<int> found;
+    if (!m_needles.find(text, found)) return std::nullopt;
+    std::vector<std::size_t> candidates;
+    for (int needle : found) candidates.push_back(m_needleOwner[static_cast<std::size_t>(needle)]);
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (const std::size_t i : candidates) {
         SvMatch match;
-        if (!std::regex_search(text, match, m_list[i]->regex)) continue;
+        if (!m_list[i]->regex.search(text, match)) continue;
         if (mustCross) {
             const auto start = static_cast<std::size_t>(match.position(0));
             const auto end = start + static_cast<std::size_t>(match.length(0));
@@ -991,22 +1030,7 @@ std::optional<std::pair<std::size_t, SvMatch>> SignatureList::match(const std::s
     return std::nullopt;
 }
 
-// Whether the line ends with the start of a needle: a message broken there may go on after the
-// next line's log prefix, where the raw pair does not show the whole needle.
-bool SignatureList::endsWithNeedleStart(std::string_view lower) const {
-    while (!lower.empty() && lower.back() == ' ') lower.remove_suffix(1);
-    for (const Signature* signature : m_list)
-        for (std::string_view needle : signature->needles)
-            for (std::size_t n = 1; n < needle.size() && n <= lower.size(); ++n)
-                if (needle[n - 1] == lower.back() && lower.substr(lower.size() - n) == needle.substr(0, n)) return true;
-    return false;
-}
-
-bool SignatureList::anyNeedle(const std::string& lower) const {
-    return std::any_of(m_list.begin(), m_list.end(), [&](const Signature* s) { return hasNeedle(lower, *s); });
-}
-
-DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match, const std::string& matchedText,
+DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match, std::string_view matchedText,
                               int line) {
     FindingBuilder builder(scope, line, matchedText);
     DiagnosisFinding& f = builder.finding();
@@ -1014,7 +1038,7 @@ DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature,
     f.signature = std::string(signature.id);
     f.message = match.str(0);
     if (signature.kind == Verdict::OutOfMemory)  // the allocator's details follow the signature
-        f.message = std::string(match[0].first, matchedText.end());
+        f.message = std::string(matchedText.substr(static_cast<std::size_t>(match.position(0))));
     signature.build(builder, match);
     return std::move(f);
 }
