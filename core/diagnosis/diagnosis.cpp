@@ -86,9 +86,43 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 
     const SignatureList signatures(kernels);
 
-    std::vector<RawFinding> raw;
+    // One finding per distinct error, folded as each is found (by its key, in constant time: a log
+    // may repeat one error a million times, and only the distinct ones are kept); a traceback's
+    // quoted source line yields to the raised error.
+    Diagnosis diagnosis;
+    diagnosis.lineCount = log.lineCount();
+    std::vector<bool> cudaRuntime;
+    std::vector<bool> primaryFromSource;
+    std::unordered_map<std::string, std::size_t> byKey;
+    auto fold = [&](RawFinding r) {
+        const int line = r.finding.line;
+        const auto [found, added] = byKey.try_emplace(foldKey(r.finding), diagnosis.findings.size());
+        if (added) {
+            r.finding.lines = {r.finding.line};
+            diagnosis.findings.push_back(std::move(r.finding));
+            cudaRuntime.push_back(r.cudaRuntime);
+            primaryFromSource.push_back(r.fromSource);
+            return;
+        }
+        const std::size_t index = found->second;
+        DiagnosisFinding* same = &diagnosis.findings[index];
+        // The same error printed twice (a summary line, then the traceback): the copy whose context
+        // names the kernel tells more; keep its reading under the first line.
+        if (same->family.empty() && !r.finding.family.empty()) {
+            const int firstLine = same->line;
+            std::vector<int> seen = std::move(same->lines);
+            *same = std::move(r.finding);
+            same->line = firstLine;
+            same->lines = std::move(seen);
+        }
+        same->lines.push_back(line);
+        if (primaryFromSource[index] && !r.fromSource) {
+            same->line = line;
+            primaryFromSource[index] = false;
+        }
+    };
     auto record = [&](int line, std::string_view matchedText, std::size_t index, const SvMatch& match) {
-        raw.push_back(
+        fold(
             {buildFinding(scope, signatures[index], match, matchedText, line), log.isTracebackSource(line), signatures[index].cudaRuntime});
     };
     // One pass of every signature's needles over each line decides which lines can hold a
@@ -141,39 +175,6 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
         }
     }
 
-    // One finding per distinct error (found by its key in constant time: a log may repeat one
-    // error a million times); a traceback's quoted source line yields to the raised error.
-    Diagnosis diagnosis;
-    diagnosis.lineCount = log.lineCount();
-    std::vector<bool> cudaRuntime;
-    std::vector<bool> primaryFromSource;
-    std::unordered_map<std::string, std::size_t> byKey;
-    for (auto& r : raw) {
-        const auto [found, added] = byKey.try_emplace(foldKey(r.finding), diagnosis.findings.size());
-        if (added) {
-            r.finding.lines = {r.finding.line};
-            diagnosis.findings.push_back(std::move(r.finding));
-            cudaRuntime.push_back(r.cudaRuntime);
-            primaryFromSource.push_back(r.fromSource);
-            continue;
-        }
-        const std::size_t index = found->second;
-        DiagnosisFinding* same = &diagnosis.findings[index];
-        // The same error printed twice (a summary line, then the traceback): the copy whose context
-        // names the kernel tells more; keep its reading under the first line.
-        if (same->family.empty() && !r.finding.family.empty()) {
-            const int firstLine = same->line;
-            std::vector<int> seen = std::move(same->lines);
-            *same = r.finding;
-            same->line = firstLine;
-            same->lines = std::move(seen);
-        }
-        same->lines.push_back(r.finding.line);
-        if (primaryFromSource[index] && !r.fromSource) {
-            same->line = r.finding.line;
-            primaryFromSource[index] = false;
-        }
-    }
     // Keep line order after a source line gave way to the raised error.
     std::vector<std::size_t> order(diagnosis.findings.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -65,6 +65,9 @@ std::string stripAnsi(std::string_view text) {
 struct FigureSpelling {
     LogFigure figure;
     Pattern pattern;  // group 1 is the number
+    // Words of which the pattern needs one (lowercase; a case-sensitive pattern's are its
+    // punctuation): a line holding none is skipped without running the pattern.
+    std::vector<std::string_view> needs;
 };
 
 const std::vector<FigureSpelling>& figureSpellings() {
@@ -72,24 +75,32 @@ const std::vector<FigureSpelling>& figureSpellings() {
     constexpr auto icase = Pattern::Case::Insensitive;
     constexpr auto exact = Pattern::Case::Sensitive;
     static const std::vector<FigureSpelling> spellings{
-        {F::M, Pattern(R"((?:^|[^\w])M\s*=\s*(\d+))", exact)},
-        {F::Tokens, Pattern(R"((?:#new-token|(?:^|[^\w#])(?:num_tokens|n_tokens|tokens))\s*[:=]\s*(\d+))", icase)},
-        {F::N, Pattern(R"(out_features\s*[:=]\s*(\d+))", icase)},
-        {F::N, Pattern(R"((?:^|[^\w])(?:N|OC)\s*[:=]\s*(\d+))", exact)},
-        {F::K, Pattern(R"(in_features\s*[:=]\s*(\d+))", icase)},
-        {F::K, Pattern(R"((?:^|[^\w])(?:K|IC)\s*[:=]\s*(\d+))", exact)},
-        {F::GroupSize, Pattern(R"((?:q_group_size|group_size|group size)\s*[:=]?\s*(\d+))", icase)},
-        {F::Batch, Pattern(R"((?:^|[^\w])(?:batch_size|batch size|bs|batch)\s*[:=]?\s*(\d+))", icase)},
-        {F::Batch, Pattern(R"((\d+)\s+(?:sequences|seqs|requests)\b)", icase)},
-        {F::Batch, Pattern(R"(#new-seq\s*:\s*(\d+))", icase)},
-        {F::Seq, Pattern(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|seq|sequence length)\s*[:=]\s*(\d+))", icase)},
-        {F::Seq, Pattern(R"((\d+)\s+tokens?\s+each)", icase)},
-        {F::HeadDim, Pattern(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase)},
-        {F::HeadDimV, Pattern(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase)},
-        {F::Heads, Pattern(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase)},
-        {F::Threads, Pattern(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase)},
-        {F::Registers, Pattern(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase)},
-        {F::Registers, Pattern(R"(used\s+(\d+)\s+registers)", icase)},
+        {F::M, Pattern(R"((?:^|[^\w])M\s*=\s*(\d+))", exact), {"="}},
+        {F::Tokens, Pattern(R"((?:#new-token|(?:^|[^\w#])(?:num_tokens|n_tokens|tokens))\s*[:=]\s*(\d+))", icase), {"token"}},
+        {F::N, Pattern(R"(out_features\s*[:=]\s*(\d+))", icase), {"out_features"}},
+        {F::N, Pattern(R"((?:^|[^\w])(?:N|OC)\s*[:=]\s*(\d+))", exact), {":", "="}},
+        {F::K, Pattern(R"(in_features\s*[:=]\s*(\d+))", icase), {"in_features"}},
+        {F::K, Pattern(R"((?:^|[^\w])(?:K|IC)\s*[:=]\s*(\d+))", exact), {":", "="}},
+        {F::GroupSize, Pattern(R"((?:q_group_size|group_size|group size)\s*[:=]?\s*(\d+))", icase), {"group"}},
+        {F::Batch, Pattern(R"((?:^|[^\w])(?:batch_size|batch size|bs|batch)\s*[:=]?\s*(\d+))", icase), {"batch", "bs"}},
+        {F::Batch, Pattern(R"((\d+)\s+(?:sequences|seqs|requests)\b)", icase), {"seqs", "sequences", "requests"}},
+        {F::Batch, Pattern(R"(#new-seq\s*:\s*(\d+))", icase), {"#new-seq"}},
+        {F::Seq, Pattern(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|seq|sequence length)\s*[:=]\s*(\d+))", icase), {"seq"}},
+        {F::Seq, Pattern(R"((\d+)\s+tokens?\s+each)", icase), {"token"}},
+        {F::HeadDim,
+         Pattern(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase),
+         {"head_dim", "head_size", "headdim", "head dim"}},
+        {F::HeadDimV,
+         Pattern(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase),
+         {"v_head_dim", "head_dim_v", "head_size_v"}},
+        {F::Heads, Pattern(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase), {"heads"}},
+        {F::Threads,
+         Pattern(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase),
+         {"block", "threads"}},
+        {F::Registers,
+         Pattern(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase),
+         {"regs", "registers"}},
+        {F::Registers, Pattern(R"(used\s+(\d+)\s+registers)", icase), {"registers"}},
     };
     return spellings;
 }
@@ -253,8 +264,12 @@ std::optional<LogText::FigureHit> LogText::figureHit(LogFigure figure, int index
     for (int i = std::min(index, lineCount() - 1); i >= 0 && i >= index - window; --i) {
         const std::string& text = line(i);
         std::optional<std::pair<std::ptrdiff_t, FigureHit>> best;  // leftmost spelling on the line
+        const std::string& lower = lowerLine(i);
         for (const auto& spelling : figureSpellings()) {
             if (spelling.figure != figure) continue;
+            if (std::none_of(spelling.needs.begin(), spelling.needs.end(),
+                             [&](std::string_view w) { return lower.find(w) != std::string::npos; }))
+                continue;
             SvMatch match;
             if (!spelling.pattern.search(text, match)) continue;
             const auto value = toInteger(match.str(1));
