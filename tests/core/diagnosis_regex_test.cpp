@@ -106,7 +106,8 @@ TEST(DiagnosisFolding, ACancelledRunReturnsTheCancelError) {
     const std::atomic<bool> cancel{true};
     DiagnosisOptions options;
     options.cancel = &cancel;
-    auto d = diagnoseText("RuntimeError: CUDA error: invalid configuration argument\n", builtinKernels(), DeviceDatabase::embedded(), options);
+    auto d =
+        diagnoseText("RuntimeError: CUDA error: invalid configuration argument\n", builtinKernels(), DeviceDatabase::embedded(), options);
     ASSERT_FALSE(d);
     EXPECT_EQ(d.error(), kDiagnosisCancelled);
 }
