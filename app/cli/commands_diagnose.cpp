@@ -208,8 +208,17 @@ struct CheckModelOptions {
     std::string batches = "1,8,64";
     std::string seqs = "1";
     std::string attentionVariant;  // the default: the first variant of the family that plans the attention call
+    std::string stack;             // autoawq, vllm or llm-awq; empty: the checkpoint's backend, else autoawq
     bool json = false;
 };
+
+// The awq_gemm variant of a stack: its dispatch (dequantize + cuBLAS from its M threshold), or for
+// llm-awq, which has none, the GEMM kernel at every M.
+std::string stackVariant(const std::string& stack) {
+    if (stack == "autoawq" || stack == "vllm") return stack;
+    if (stack == "llm-awq") return "gemm";
+    throw UsageError{"--stack " + stack + ": expected autoawq, vllm or llm-awq"};
+}
 
 int runCheckModel(const CheckModelOptions& o) {
     const DeviceDatabase& database = DeviceDatabase::embedded();
@@ -221,6 +230,7 @@ int runCheckModel(const CheckModelOptions& o) {
     options.batches = parseList(o.batches, "--batch");
     options.seqs = parseList(o.seqs, "--seq");
     options.attentionVariant = o.attentionVariant;
+    options.linearVariant = stackVariant(!o.stack.empty() ? o.stack : !model->backend.empty() ? model->backend : "autoawq");
     auto check = checkModel(*model, *device, options, builtinKernels(), &database);
     if (!check) throw UsageError{check.error()};
     if (o.json) std::cout << modelCheckToJson(*check).dump(2) << '\n';
@@ -268,6 +278,9 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
     command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();
     command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
     command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
+    command->add_option("--stack", o->stack,
+                        "the stack that runs a GEMM-packed checkpoint: autoawq (dequantize + cuBLAS from M = 1024), vllm (from "
+                        "256 tokens) or llm-awq (the GEMM kernel at every M); default: quantization_config.backend, else autoawq");
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
     command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
 }

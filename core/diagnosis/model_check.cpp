@@ -68,6 +68,7 @@ struct QuantFields {
     std::optional<std::int64_t> groupSize;
     std::optional<bool> zeroPoint;
     std::optional<std::string> version;
+    std::optional<std::string> backend;
     std::string bitsKey, groupKey;  // the spelling each source uses, for messages
 };
 
@@ -183,6 +184,7 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
         f.groupKey = q.has("group_size") ? "group_size" : "q_group_size";
         f.zeroPoint = q.boolean("zero_point");
         f.version = q.text("version");
+        if (q.has("backend")) f.backend = q.text("backend");
         if (!q.has("quant_method")) missing.push_back("quantization_config.quant_method");
         if (!q.has("group_size") && !q.has("q_group_size")) missing.push_back("quantization_config.group_size");
         sources.push_back(f);
@@ -254,8 +256,10 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
     if (model.groupSize <= 0)
         return makeError(std::string(origin) + ": " + primary.source + " " + primary.groupKey + " = " + std::to_string(model.groupSize) +
                          " must be positive");
-    for (const auto& s : sources)
+    for (const auto& s : sources) {
         if (s.zeroPoint) model.zeroPoint = s.zeroPoint;
+        if (s.backend && model.backend.empty()) model.backend = lowercase(*s.backend);
+    }
 
     // Architecture consistency.
     if (model.kvHeads <= 0)
@@ -347,6 +351,7 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
     check.options = options;
     for (auto& layer : expandModel(model, kernels, options.attentionVariant)) {
         if (layer.family.empty()) return makeError(layer.name + ": no kernel family of this build plans it");
+        if (!layer.attention && model.packing == AwqPacking::Gemm && !options.linearVariant.empty()) layer.variant = options.linearVariant;
         auto kernel = resolveKernel(kernels, layer.family, layer.variant);
         if (!kernel) return makeError(kernel.error());
         const auto& parameters = kernel->family->parameters();
@@ -437,7 +442,7 @@ nlohmann::ordered_json modelCheckToJson(const ModelCheck& check) {
     model["quantization"] = {{"method", "awq"},
                              {"version", m.version},
                              {"kernel", linear != check.layers.end() ? linear->layer.family : std::string()},
-                             {"variant", packingVariant(m.packing)},
+                             {"variant", linear != check.layers.end() ? linear->layer.variant : std::string(packingVariant(m.packing))},
                              {"bits", m.bits},
                              {"group_size", m.groupSize},
                              {"zero_point", m.zeroPoint ? ordered_json(*m.zeroPoint) : ordered_json(nullptr)},

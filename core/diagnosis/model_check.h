@@ -35,6 +35,9 @@ struct ModelConfig {
     std::int64_t bits = 4;
     std::int64_t groupSize = 0;
     std::optional<bool> zeroPoint;
+    // quantization_config.backend (transformers' AwqConfig: "autoawq" or "llm-awq"): the stack that runs it,
+    // empty when the checkpoint does not say.
+    std::string backend;
 
     // Architecture
     std::int64_t hiddenSize = 0;
@@ -90,6 +93,9 @@ struct ModelCheckOptions {
     std::vector<std::int64_t> batches{1};
     std::vector<std::int64_t> seqs{1};
     std::string attentionVariant = "fa2";
+    // The awq_gemm variant that plans a GEMM-packed checkpoint's linear layers: a stack's dispatch
+    // ("autoawq", "vllm") or the kernel alone ("gemm"); empty: the packing's own ("gemm").
+    std::string linearVariant;
 };
 
 struct ModelCheck {
