@@ -16,10 +16,10 @@ std::vector<LaunchUsage> callLaunchUsage(const LaunchPlan& plan, const DeviceSpe
     std::vector<LaunchUsage> rows = launchUsage(plan, device);
     for (const ExtraLaunch& extra : plan.extraLaunches)
         if (!extra.chosenByLibrary())  // a library's launch has no figures of ours to set against limits
-        for (LaunchUsage row : launchUsage(extraLaunchPlan(plan, extra), device)) {
-            row.label = std::string(extra.role) + ": " + row.label;
-            rows.push_back(std::move(row));
-        }
+            for (LaunchUsage row : launchUsage(extraLaunchPlan(plan, extra), device)) {
+                row.label = std::string(extra.role) + ": " + row.label;
+                rows.push_back(std::move(row));
+            }
     return rows;
 }
 

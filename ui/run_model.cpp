@@ -49,8 +49,8 @@ QString launchesTooltip(const LaunchPlan& p) {
             text += QObject::tr("\nthen %1 by %2 (launch chosen at run time)").arg(toQString(e.role), toQString(e.library));
         else
             text += QObject::tr("\nthen %1 %2: grid %3, block %4, %5 B shared memory")
-                    .arg(toQString(e.role), toQString(e.kernelSymbol), dimText(e.grid), dimText(e.block))
-                    .arg(e.totalSmem());
+                        .arg(toQString(e.role), toQString(e.kernelSymbol), dimText(e.grid), dimText(e.block))
+                        .arg(e.totalSmem());
     return text;
 }
 

@@ -148,14 +148,22 @@ void printModelCheck(const ModelCheck& check) {
     const ModelConfig& m = check.model;
     std::vector<std::vector<std::string>> header;
     header.push_back({"model", m.name + (m.architecture.empty() ? "" : " (" + m.architecture + ")") + ", " + m.path});
+    // The variant the linear layers were planned with: the stack's dispatch for a GEMM-packed checkpoint.
+    const auto linear = std::find_if(check.layers.begin(), check.layers.end(), [](const ModelLayerCheck& l) { return !l.layer.attention; });
+    const std::string linearVariant = linear != check.layers.end() ? linear->layer.variant : std::string(packingVariant(m.packing));
     header.push_back({"quantization", "AWQ " + std::to_string(m.bits) + "-bit, version \"" + m.version + "\" -> " +
-                                          std::string(packingFamily(m.packing, builtinKernels())) + " / " +
-                                          std::string(packingVariant(m.packing)) + ", group_size " + std::to_string(m.groupSize) +
+                                          std::string(packingFamily(m.packing, builtinKernels())) + " / " + linearVariant +
+                                          ", group_size " + std::to_string(m.groupSize) +
                                           (m.zeroPoint ? std::string(", zero_point ") + (*m.zeroPoint ? "true" : "false") : "") + " (" +
                                           m.quantSource + ")"});
     header.push_back({"architecture", "hidden " + std::to_string(m.hiddenSize) + ", intermediate " + std::to_string(m.intermediateSize) +
                                           ", heads " + std::to_string(m.heads) + " (kv " + std::to_string(m.kvHeads) + "), head_dim " +
                                           std::to_string(m.headDim) + (m.headDimExplicit ? "" : " (hidden_size / heads)")});
+    if (m.packing == AwqPacking::Gemm)
+        header.push_back({"stack", (!check.options.stack.empty() ? check.options.stack + " (--stack)"
+                                    : !m.backend.empty()         ? m.backend + " (quantization_config.backend)"
+                                                                 : std::string("autoawq (the default; --stack autoawq|vllm|llm-awq)")) +
+                                       ": linear layers as awq_gemm / " + linearVariant});
     for (const auto& note : m.notes) header.push_back({"note", note});
     header.push_back({"device", check.device.id + " (" + check.device.name + ", " + check.device.archName() + ")"});
     printTable(std::cout, header);
@@ -212,14 +220,6 @@ struct CheckModelOptions {
     bool json = false;
 };
 
-// The awq_gemm variant of a stack: its dispatch (dequantize + cuBLAS from its M threshold), or for
-// llm-awq, which has none, the GEMM kernel at every M.
-std::string stackVariant(const std::string& stack) {
-    if (stack == "autoawq" || stack == "vllm") return stack;
-    if (stack == "llm-awq") return "gemm";
-    throw UsageError{"--stack " + stack + ": expected autoawq, vllm or llm-awq"};
-}
-
 int runCheckModel(const CheckModelOptions& o) {
     const DeviceDatabase& database = DeviceDatabase::embedded();
     auto model = loadModelConfig(o.config);
@@ -230,7 +230,7 @@ int runCheckModel(const CheckModelOptions& o) {
     options.batches = parseList(o.batches, "--batch");
     options.seqs = parseList(o.seqs, "--seq");
     options.attentionVariant = o.attentionVariant;
-    options.linearVariant = stackVariant(!o.stack.empty() ? o.stack : !model->backend.empty() ? model->backend : "autoawq");
+    options.stack = o.stack;
     auto check = checkModel(*model, *device, options, builtinKernels(), &database);
     if (!check) throw UsageError{check.error()};
     if (o.json) std::cout << modelCheckToJson(*check).dump(2) << '\n';

@@ -142,7 +142,8 @@ void appendExtraLaunchRows(std::vector<std::vector<std::string>>& rows, const La
         if (e.chosenByLibrary()) {  // cuBLAS picks its own kernel: only the work is known
             char work[96];
             std::snprintf(work, sizeof work, "%.3g GFLOP, ", e.flops / 1e9);
-            rows.push_back({"then", std::string(e.role) + " by " + std::string(e.library) + (e.why.empty() ? "" : ": " + std::string(e.why))});
+            rows.push_back(
+                {"then", std::string(e.role) + " by " + std::string(e.library) + (e.why.empty() ? "" : ": " + std::string(e.why))});
             rows.push_back({"  work", std::string(work) + formatBytes(e.bytesMoved) + " moved at least"});
             rows.push_back({"  launch", "chosen by " + std::string(e.library) + " at run time: " + std::string(e.unknown)});
             continue;

@@ -111,6 +111,15 @@ std::string_view packingFamily(AwqPacking packing, const KernelRegistry& kernels
     return family ? family->name() : std::string_view();
 }
 
+std::optional<std::string> awqStackVariant(std::string_view stack, const ModelConfig& model) {
+    const std::string name = !stack.empty() ? lowercase(stack) : !model.backend.empty() ? model.backend : "autoawq";
+    if (name == "autoawq" || name == "vllm") return name;
+    if (name == "llm-awq") return "gemm";
+    // A checkpoint's backend Tilescope does not model: AutoAWQ's dispatch, as with none.
+    if (stack.empty()) return std::string("autoawq");
+    return std::nullopt;
+}
+
 std::string_view packingVariant(AwqPacking packing) {
     switch (packing) {
         case AwqPacking::Gemm: return "gemm";
@@ -351,7 +360,11 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
     check.options = options;
     for (auto& layer : expandModel(model, kernels, options.attentionVariant)) {
         if (layer.family.empty()) return makeError(layer.name + ": no kernel family of this build plans it");
-        if (!layer.attention && model.packing == AwqPacking::Gemm && !options.linearVariant.empty()) layer.variant = options.linearVariant;
+        if (!layer.attention && model.packing == AwqPacking::Gemm) {
+            const auto stackVariant = awqStackVariant(options.stack, model);
+            if (!stackVariant) return makeError("unknown stack '" + options.stack + "': expected autoawq, vllm or llm-awq");
+            layer.variant = *stackVariant;
+        }
         auto kernel = resolveKernel(kernels, layer.family, layer.variant);
         if (!kernel) return makeError(kernel.error());
         const auto& parameters = kernel->family->parameters();

@@ -58,11 +58,11 @@ ordered_json planArgs(const Run& run) {
                 then.push_back({{"role", e.role}, {"library", e.library}});
             else
                 then.push_back({{"role", e.role},
-                            {"kernel_symbol", e.kernelSymbol},
-                            {"grid", {e.grid.x, e.grid.y, e.grid.z}},
-                            {"block", {e.block.x, e.block.y, e.block.z}},
-                            {"dynamic_smem", e.dynamicSmem},
-                            {"registers", e.registers ? ordered_json(*e.registers) : ordered_json(nullptr)}});
+                                {"kernel_symbol", e.kernelSymbol},
+                                {"grid", {e.grid.x, e.grid.y, e.grid.z}},
+                                {"block", {e.block.x, e.block.y, e.block.z}},
+                                {"dynamic_smem", e.dynamicSmem},
+                                {"registers", e.registers ? ordered_json(*e.registers) : ordered_json(nullptr)}});
         j["then"] = std::move(then);
     }
     return j;

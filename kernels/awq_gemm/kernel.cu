@@ -254,7 +254,8 @@ __device__ __forceinline__ void dequantizeWeights(const AwqGemmParams& p) {
     const long long n = p.n;
     const unsigned word = __ldg(static_cast<const unsigned*>(p.qweight) + awq::dequantizeQweightOffset(w, n));
     const unsigned zeros = __ldg(static_cast<const unsigned*>(p.qzeros) + awq::dequantizeZerosOffset(w, n, p.groupSize));
-    const uint4 scales = __ldg(reinterpret_cast<const uint4*>(static_cast<const __half*>(p.scales) + awq::dequantizeScalesOffset(w, n, p.groupSize)));
+    const uint4 scales =
+        __ldg(reinterpret_cast<const uint4*>(static_cast<const __half*>(p.scales) + awq::dequantizeScalesOffset(w, n, p.groupSize)));
     const unsigned scalePairs[4] = {scales.x, scales.y, scales.z, scales.w};
     unsigned out[4];
 #pragma unroll
@@ -264,7 +265,8 @@ __device__ __forceinline__ void dequantizeWeights(const AwqGemmParams& p) {
         const __half2 value = __hmul2(diff, *reinterpret_cast<const __half2*>(&scalePairs[pair]));
         out[pair] = *reinterpret_cast<const unsigned*>(&value);
     }
-    *reinterpret_cast<uint4*>(static_cast<__half*>(p.dequantized) + awq::dequantizeOutputOffset(w, n)) = make_uint4(out[0], out[1], out[2], out[3]);
+    *reinterpret_cast<uint4*>(static_cast<__half*>(p.dequantized) + awq::dequantizeOutputOffset(w, n)) =
+        make_uint4(out[0], out[1], out[2], out[3]);
 }
 
 }  // namespace

@@ -134,8 +134,9 @@ std::string dispatchNote(std::int64_t m) {
 bool checkStackShape(LaunchPlan& plan, std::string_view stack, std::int64_t n, std::int64_t k, std::int64_t g, PlanDetail detail) {
     using P = AwqGemmFamily::Parameter;
     const bool autoawq = stack == "AutoAWQ";
-    const std::string vllmText = "The input size is not aligned with the quantized weight shape. This can be caused by too large tensor "
-                                 "parallel size.";
+    const std::string vllmText =
+        "The input size is not aligned with the quantized weight shape. This can be caused by too large tensor "
+        "parallel size.";
     if (g <= 0 || k % g != 0) {
         failPlan(plan, Verdict::UnsupportedShape, {"K % group_size", g, k}, P::K, detail,
                  autoawq ? "AssertionError (AutoAWQ gemm.py: assert self.in_features % self.group_size == 0)" : vllmText);
@@ -153,8 +154,8 @@ bool checkStackShape(LaunchPlan& plan, std::string_view stack, std::int64_t n, s
 
 // From the threshold: the stack's dequantize kernel (the plan's launch) then cuBLAS's GEMM (an extra
 // launch whose configuration only cuBLAS knows). Traffic is each launch's minimum: every byte once.
-void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch& dispatch, std::int64_t m, std::int64_t n,
-                            std::int64_t k, std::int64_t g, PlanDetail detail) {
+void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch& dispatch, std::int64_t m, std::int64_t n, std::int64_t k,
+                            std::int64_t g, PlanDetail detail) {
     using P = AwqGemmFamily::Parameter;
     const bool full = detail == PlanDetail::Full;
     plan.kernelSymbol = AwqGemmFamily::kDequantizeSymbol;
@@ -294,8 +295,7 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
         if (full && dispatch)
             plan.note = std::string(dispatch->stack) + " runs this GEMM kernel below M = " + str(dispatch->dequantizeFromM) +
                         "; from there it dequantizes and runs an fp16 matmul (cuBLAS)";
-        else if (full)
-            plan.note = dispatchNote(m);
+        else if (full) plan.note = dispatchNote(m);
         setTraffic(plan, m, n, k, g, kSplitK);
     } else if (variant == LegacyGridY) {
         if (!checkGemmShape(plan, n, k, g, kLegacyCtaN, detail)) return plan;

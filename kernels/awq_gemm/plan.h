@@ -34,9 +34,9 @@ public:
 
     // A stack's switch from the GEMM kernel to dequantize + torch.matmul (cuBLAS), by M.
     struct StackDispatch {
-        std::string_view stack;       // "AutoAWQ"
+        std::string_view stack;        // "AutoAWQ"
         std::int64_t dequantizeFromM;  // the first M that dispatches
-        std::string_view tile;        // the plan's tile from there: "dequantize + GEMM from M = 1024"
+        std::string_view tile;         // the plan's tile from there: "dequantize + GEMM from M = 1024"
     };
     // nullptr for a variant that does not dispatch.
     static const StackDispatch* stackDispatch(int variant);

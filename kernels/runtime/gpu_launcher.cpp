@@ -240,7 +240,9 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             for (int i = 0; i < options.repeats; ++i) {
                 flusher.evict(i);
                 cudaEventRecord(start, nullptr);
-                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess || launchExtraKernels(extras, args, **inputs, libraryError) != cudaSuccess) break;
+                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess ||
+                    launchExtraKernels(extras, args, **inputs, libraryError) != cudaSuccess)
+                    break;
                 cudaEventRecord(stop, nullptr);
                 bool repeatTimedOut = false;
                 if (waitFor(stop, options.timeoutSeconds, repeatTimedOut) != cudaSuccess) {
@@ -271,9 +273,9 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             if (r.externalId && *r.externalId == static_cast<std::int64_t>(options.launchId)) result.apiRecords.push_back(std::move(r));
         result.droppedRecords = options.tracer->droppedRecords();
         if (outcome.timing)
-            if (auto cupti = timingFromRecords(outcome.records, outcome.timing->repeats,
-                                               kernelsPerCall(extras, outcome.records.size(), outcome.timing->repeats),
-                                               outcome.timing->l2Flushed))
+            if (auto cupti =
+                    timingFromRecords(outcome.records, outcome.timing->repeats,
+                                      kernelsPerCall(extras, outcome.records.size(), outcome.timing->repeats), outcome.timing->l2Flushed))
                 outcome.timing = cupti;
     }
     result.outcome = std::move(outcome);

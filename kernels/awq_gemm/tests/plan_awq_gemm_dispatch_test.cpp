@@ -6,7 +6,10 @@
 //   vLLM v0.4.0 csrc/quantization/awq/gemm_kernels.cu lines 356-378: the same geometry.
 #include <gtest/gtest.h>
 
+#include "core/series/boundary_colours.h"
 #include "core/series/cliffs.h"
+#include "core/model/sweep.h"
+#include "core/trace/json_io.h"
 #include "kernels/awq_gemm/plan.h"
 #include "tests/core/test_support.h"
 
@@ -51,7 +54,8 @@ void expectDequantizeThenCublas(const LaunchPlan& p, std::int64_t m) {
     const double groups = K / 128;
     EXPECT_DOUBLE_EQ(p.bytesMoved, K * N / 2 + groups * N / 2 + groups * N * 2 + K * N * 2 + gemm.bytesMoved);
     // The dequantized weight is extra device memory: K x N fp16 beside the packed one.
-    EXPECT_EQ(p.deviceMemoryBytes, static_cast<std::int64_t>(M * K * 2 + K * N / 2 + groups * N / 2 + groups * N * 2 + K * N * 2 + M * N * 2));
+    EXPECT_EQ(p.deviceMemoryBytes,
+              static_cast<std::int64_t>(M * K * 2 + K * N / 2 + groups * N / 2 + groups * N * 2 + K * N * 2 + M * N * 2));
     EXPECT_NE(p.note.find("dequantizes"), std::string::npos) << p.note;
 }
 
@@ -67,9 +71,7 @@ TEST(AwqGemmDispatch, AutoAwq_v0_2_9_gemm_py_lines48to54_DequantizeThenMatmulFro
     EXPECT_EQ(p.tile, "dequantize + GEMM from M = 1024");
 }
 
-TEST(AwqGemmDispatch, Vllm_v0_4_0_awq_py_line157_GemmKernelAt255) {
-    expectGemmKernel(plan("awq_gemm", "vllm", at(255), "h200"), 255);
-}
+TEST(AwqGemmDispatch, Vllm_v0_4_0_awq_py_line157_GemmKernelAt255) { expectGemmKernel(plan("awq_gemm", "vllm", at(255), "h200"), 255); }
 
 TEST(AwqGemmDispatch, Vllm_v0_4_0_awq_py_lines157to161_DequantizeThenMatmulFrom256) {
     const LaunchPlan p = plan("awq_gemm", "vllm", at(256), "h200");
@@ -106,7 +108,8 @@ TEST(AwqGemmDispatch, StackAssertsRefuseBeforeAnyLaunch) {
     EXPECT_NE(a.message.find("in_features % self.group_size"), std::string::npos) << a.message;
     const LaunchPlan v = plan("awq_gemm", "vllm", at(2048, "N=4100,K=4096,group_size=128"), "h200");
     EXPECT_EQ(v.verdict, Verdict::UnsupportedShape);
-    EXPECT_EQ(v.message, "The output size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size.");
+    EXPECT_EQ(v.message,
+              "The output size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size.");
 }
 
 TEST(AwqGemmDispatch, DequantizeGridYOverflowsLikeAnyLaunch) {
@@ -131,6 +134,44 @@ TEST(AwqGemmDispatch, CliffFinderExplainsTheSwitch) {
     ASSERT_EQ(cliffs.size(), 1u);
     EXPECT_TRUE(cliffs[0].explained);
     EXPECT_EQ(cliffs[0].explanation, "dispatch: dequantize + GEMM from M = 1024");
+}
+
+TEST(AwqGemmDispatch, TheCublasLaunchRoundTripsInPlanJson) {
+    const LaunchPlan p = plan("awq_gemm", "autoawq", at(4096), "h200");
+    const auto& parameters = test::kernel("awq_gemm", "autoawq").family->parameters();
+    nlohmann::ordered_json j = planToJson(p, parameters);
+    addPlanDetailJson(j, p, parameters);
+    const auto& gemm = j["extra_launches"][0];
+    EXPECT_EQ(gemm["role"], "gemm");
+    EXPECT_EQ(gemm["library"], "cuBLAS");
+    EXPECT_TRUE(gemm["grid"].is_null());  // cuBLAS's choice: unknown, never a made-up (1, 1, 1)
+    EXPECT_TRUE(gemm["block"].is_null());
+    EXPECT_FALSE(gemm["unknown"].get<std::string>().empty());
+    StringPool strings;
+    auto read = planFromJson(j, parameters, strings, "/plan");
+    ASSERT_TRUE(read.ok()) << read.error();
+    ASSERT_EQ(read->extraLaunches.size(), 1u);
+    EXPECT_TRUE(read->extraLaunches[0].chosenByLibrary());
+    EXPECT_DOUBLE_EQ(read->extraLaunches[0].flops, p.extraLaunches[0].flops);
+    EXPECT_DOUBLE_EQ(read->extraLaunches[0].bytesMoved, p.extraLaunches[0].bytesMoved);
+    nlohmann::ordered_json again = planToJson(*read, parameters);
+    addPlanDetailJson(again, *read, parameters);
+    EXPECT_EQ(again.dump(), j.dump());
+}
+
+TEST(AwqGemmDispatch, BoundaryMapOutlinesTheSwitch) {
+    // M = 64, 128, ..., 2048 on x: AutoAWQ dispatches from the cell M = 1024 (index 15); one N row.
+    const KernelChoice k = test::kernel("awq_gemm", "autoawq");
+    const Shape base = *parseShape("M=1024,N=4096,K=4096,group_size=128", k.family->parameters());
+    SweepAxis x{0, {}};
+    for (std::int64_t m = 64; m <= 2048; m += 64) x.values.push_back(m);
+    BoundaryMap map(k, test::device("h200"), base, x, std::nullopt);
+    evaluateBoundaryMap(map, SweepOptions{1, nullptr, {}});
+    EXPECT_FALSE(map.cell(14, 0).callsLibrary);
+    EXPECT_TRUE(map.cell(15, 0).callsLibrary);
+    EXPECT_EQ(dispatchBoundaryOutline(map), (std::vector<OutlineSegment>{{14.5, -0.5, 14.5, 0.5}}));
+    // The split count changes there too (8 -> the dequantize kernel's 1), but that edge is the dispatch's.
+    EXPECT_TRUE(splitBoundaryOutline(map).empty());
 }
 
 }  // namespace
