@@ -176,14 +176,26 @@ void printModelCheck(const ModelCheck& check) {
         for (auto s : check.options.seqs)
             head.push_back(oneSeq ? "b" + std::to_string(b) : "b" + std::to_string(b) + "/s" + std::to_string(s));
     rows.push_back(head);
+    // "(d)": the stack dispatches this call (awq_gemm autoawq / vllm from their M): dequantize, then cuBLAS.
+    bool dispatched = false;
+    auto cell = [&](const LaunchPlan& p) {
+        if (!p.ok()) return std::string(verdictName(p.verdict));
+        const bool library =
+            std::any_of(p.extraLaunches.begin(), p.extraLaunches.end(), [](const ExtraLaunch& e) { return e.chosenByLibrary(); });
+        dispatched = dispatched || library;
+        return std::string(library ? "ok (d)" : "ok");
+    };
     for (const auto& l : check.layers) {
         std::vector<std::string> row{l.layer.name + (l.layer.note.empty() || l.layer.attention ? "" : " *"),
                                      l.layer.family + "/" + l.layer.variant, fixedShapeText(l.layer)};
-        for (const auto& r : l.results) row.push_back(r.plan.ok() ? "ok" : std::string(verdictName(r.plan.verdict)));
+        for (const auto& r : l.results) row.push_back(cell(r.plan));
         rows.push_back(row);
     }
     printTable(std::cout, rows);
     std::cout << "* fused by vLLM and SGLang; linear layers plan M = batch x seq, attention seqlen_q = seqlen_k = seq\n";
+    if (dispatched)
+        std::cout
+            << "(d) the stack's dispatch: a dequantize kernel, then an fp16 GEMM by cuBLAS (tilescope-cli plan shows both launches)\n";
 
     // Layers that first fail at the same point with the same message share one entry.
     std::vector<std::pair<std::vector<std::string>, const ModelCheckResult*>> groups;

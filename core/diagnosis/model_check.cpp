@@ -479,11 +479,15 @@ nlohmann::ordered_json modelCheckToJson(const ModelCheck& check) {
         for (const auto& [name, value] : l.layer.fixed) shape[name] = value;
         layer["shape"] = shape;
         ordered_json results = ordered_json::array();
-        for (const auto& r : l.results)
+        for (const auto& r : l.results) {
             results.push_back({{"batch", r.batch},
                                {"seq", r.seq},
                                {"verdict", verdictName(r.plan.verdict)},
                                {"message", r.plan.message.empty() ? ordered_json(nullptr) : ordered_json(r.plan.message)}});
+            // A stack's dispatch (awq_gemm autoawq / vllm from their M): the launches after the kernel, by role.
+            for (const ExtraLaunch& e : r.plan.extraLaunches)
+                if (e.chosenByLibrary()) results.back()["then"] = std::string(e.role) + " by " + std::string(e.library);
+        }
         layer["results"] = results;
         if (l.firstFailure) {
             const auto& r = l.results[*l.firstFailure];

@@ -4,6 +4,7 @@
 
 #include "core/model/device_spec.h"
 #include "core/model/launch_checks.h"
+#include "core/model/text_format.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/plan_support.h"
 
@@ -161,7 +162,8 @@ void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch
     plan.kernelSymbol = AwqGemmFamily::kDequantizeSymbol;
     plan.tile = dispatch.tile;
     plan.tileIndex = 2;
-    if (full) plan.candidates = {{"m16n128k32", kSmemTile128, false}, {"m16n64k32", kSmemTile64, false}, {dispatch.tile, 0, true}};
+    // The GEMM kernel's tiles would fit; the stack simply does not launch that kernel from here.
+    if (full) plan.candidates = {{"m16n128k32", kSmemTile128, n % 128 == 0}, {"m16n64k32", kSmemTile64, true}, {dispatch.tile, 0, true}};
     plan.grid = {n / kDequantColumnsPerBlock, k / kDequantRowsPerBlock, 1};
     plan.gridParameter = {P::N, P::K, -1};
     plan.block = {kDequantThreadsX, kDequantThreadsY, 1};
@@ -187,7 +189,8 @@ void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch
 
     if (full) {
         plan.note = std::string(dispatch.stack) + " dequantizes and runs an fp16 matmul from M = " + str(dispatch.dequantizeFromM) +
-                    ": the dequantized weight takes " + str(static_cast<std::int64_t>(dequantized)) + " B more device memory";
+                    ": the dequantized weight (K x N fp16) takes " + withThousands(static_cast<std::int64_t>(dequantized)) +
+                    " B more device memory";
         // Upstream's grid rounds down and torch.empty leaves the rest: those weights are garbage.
         if (n % kDequantColumnsPerBlock != 0)
             plan.note += "; N % 64 != 0: the dequantize grid (N/64 rounded down) leaves the last " + str(n % kDequantColumnsPerBlock) +
