@@ -567,6 +567,9 @@ void BoundaryPage::updateLegend() {
                    "between ok cells, %1 .. %2 here; the numbers are each region's splits")
                     .arg(fewest)
                     .arg(most);
+    else if (most > 1 && !m_result->dispatchOutline.empty())
+        html += tr("<br>Every ok cell before the dispatch line splits its work %1 ways (split-K).")
+                    .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
     else if (most > 1)
         html += tr("<br>Every ok cell splits its work %1 ways (split-KV num_splits, split-K).")
                     .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));

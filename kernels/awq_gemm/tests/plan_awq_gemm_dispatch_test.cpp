@@ -10,6 +10,7 @@
 #include "core/series/cliffs.h"
 #include "core/model/sweep.h"
 #include "core/trace/json_io.h"
+#include "core/trace/trace.h"
 #include "kernels/awq_gemm/plan.h"
 #include "tests/core/test_support.h"
 
@@ -163,7 +164,8 @@ TEST(AwqGemmDispatch, BoundaryMapOutlinesTheSwitch) {
     // M = 64, 128, ..., 2048 on x: AutoAWQ dispatches from the cell M = 1024 (index 15); one N row.
     const KernelChoice k = test::kernel("awq_gemm", "autoawq");
     const Shape base = *parseShape("M=1024,N=4096,K=4096,group_size=128", k.family->parameters());
-    SweepAxis x{0, {}};
+    SweepAxis x;
+    x.parameter = AwqGemmFamily::M;
     for (std::int64_t m = 64; m <= 2048; m += 64) x.values.push_back(m);
     BoundaryMap map(k, test::device("h200"), base, x, std::nullopt);
     evaluateBoundaryMap(map, SweepOptions{1, nullptr, {}});
