@@ -99,10 +99,7 @@ void TilesPage::setParameter(int parameter) {
     if (parameter < 0 || parameter >= static_cast<int>(m_state->parameters().size())) return;
     const ParameterSpec& spec = m_state->parameters()[static_cast<std::size_t>(parameter)];
     auto [from, to] = defaultExplorerRange(spec);
-    // Up to twice the current shape's value when that is further: the tile chosen there (a stack's dispatch
-    // from M = 1024) is then on the axis.
-    const std::int64_t current = m_state->shape()[parameter];
-    if (spec.scale == AxisScale::Log2) to = std::min(to, std::max(kDefaultTileAxisEnd, 2 * current));
+    if (spec.scale == AxisScale::Log2) to = std::min(to, kDefaultTileAxisEnd);
     const QSignalBlocker b1(m_parameter), b2(m_from), b3(m_to);
     m_parameter->setCurrentIndex(parameter);
     for (ShapeSpinBox* spin : {m_from, m_to}) {

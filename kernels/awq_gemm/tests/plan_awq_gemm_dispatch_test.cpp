@@ -8,6 +8,7 @@
 
 #include "core/series/boundary_colours.h"
 #include "core/series/cliffs.h"
+#include "core/series/tile_series.h"
 #include "core/model/sweep.h"
 #include "core/trace/json_io.h"
 #include "core/trace/trace.h"
@@ -174,6 +175,19 @@ TEST(AwqGemmDispatch, BoundaryMapOutlinesTheSwitch) {
     EXPECT_EQ(dispatchBoundaryOutline(map), (std::vector<OutlineSegment>{{14.5, -0.5, 14.5, 0.5}}));
     // The split count changes there too (8 -> the dequantize kernel's 1), but that edge is the dispatch's.
     EXPECT_TRUE(splitBoundaryOutline(map).empty());
+}
+
+TEST(AwqGemmDispatch, TilesPageSeriesStepsToTheDispatchAt1024) {
+    const KernelChoice k = test::kernel("awq_gemm", "autoawq");
+    const Shape base = *parseShape("M=16,N=14336,K=4096,group_size=128", k.family->parameters());
+    SweepAxis axis;
+    axis.parameter = AwqGemmFamily::M;
+    axis.values = {1000, 1023, 1024, 2048};
+    const TileSeries series = tileSeries(k, test::device("h200"), base, axis);
+    ASSERT_EQ(series.tileNames, (std::vector<std::string>{"m16n128k32", "dequantize + GEMM from M = 1024"}));
+    ASSERT_EQ(series.points.size(), 4u);
+    EXPECT_EQ(series.points[1].tileId, 0);
+    EXPECT_EQ(series.points[2].tileId, 1);
 }
 
 }  // namespace
