@@ -39,6 +39,7 @@ constexpr int kRightLabelRoom = 24;
 constexpr int kTopLabelRoom = 12;  // and above it for the last Y label
 const QColor kSplitColour(Qt::white);
 const QColor kSplitLabelBackground(0x20, 0x20, 0x20, 150);
+const QColor kDispatchColour(0xCC, 0x79, 0xA7);  // Okabe-Ito reddish purple: no verdict uses it
 constexpr std::size_t kMaxSplitLabels = 24;
 constexpr std::int64_t kCellsPerSplitLabel = 400;  // a region needs 1/400 of the map for a label
 
@@ -89,6 +90,7 @@ std::shared_ptr<const BoundaryResult> computeBoundary(const BoundaryJob& job) {
     result->image = std::move(image);
     result->splitOutline = splitBoundaryOutline(result->map);
     result->splitRange = splitCountRange(result->map);
+    result->dispatchOutline = dispatchBoundaryOutline(result->map);
     if (!result->splitOutline.empty())
         result->splitLabels =
             splitRegionLabels(result->map, std::max<std::int64_t>(1, result->map.cellCount() / kCellsPerSplitLabel), kMaxSplitLabels);
@@ -129,6 +131,10 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_splitOutline->setName(tr("split count changes"));
     m_splitOutline->setPen(QPen(kSplitColour, 2.0, Qt::DotLine));
     m_splitOutline->setVisible(false);
+    m_dispatchOutline = new QCPCurve(m_plot->xAxis, m_plot->yAxis);
+    m_dispatchOutline->setName(tr("dispatch: dequantize + cuBLAS GEMM from here"));
+    m_dispatchOutline->setPen(QPen(kDispatchColour, 3.0, Qt::DashLine));
+    m_dispatchOutline->setVisible(false);
     m_crossX = new QCPItemStraightLine(m_plot);
     m_crossY = new QCPItemStraightLine(m_plot);
     for (auto* line : {m_crossX, m_crossY}) line->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
@@ -486,6 +492,13 @@ void BoundaryPage::showSplitRegions() {
     }
     m_splitOutline->setData(sx, sy);
     m_splitOutline->setVisible(!sx.isEmpty());
+    QVector<double> dx, dy;
+    for (const OutlineSegment& s : m_result->dispatchOutline) {
+        dx << s.x1 << s.x2 << qQNaN();
+        dy << s.y1 << s.y2 << qQNaN();
+    }
+    m_dispatchOutline->setData(dx, dy);
+    m_dispatchOutline->setVisible(!dx.isEmpty());
     for (QCPItemText* label : m_splitLabels) m_plot->removeItem(label);
     m_splitLabels.clear();
     for (const SplitRegionLabel& region : m_result->splitLabels) {
@@ -554,9 +567,16 @@ void BoundaryPage::updateLegend() {
                    "between ok cells, %1 .. %2 here; the numbers are each region's splits")
                     .arg(fewest)
                     .arg(most);
+    else if (most > 1 && !m_result->dispatchOutline.empty())
+        html += tr("<br>Every ok cell before the dispatch line splits its work %1 ways (split-K).")
+                    .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
     else if (most > 1)
         html += tr("<br>Every ok cell splits its work %1 ways (split-KV num_splits, split-K).")
                     .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
+    if (!m_result->dispatchOutline.empty())
+        html += tr("<br><b><font color=\"%1\">╍╍</font></b> dashed line: the stack's dispatch — past it the call is a dequantize "
+                   "kernel, then an fp16 GEMM by cuBLAS (%2); its split and launch are cuBLAS's own")
+                    .arg(kDispatchColour.name(), toQString(m_result->map.kernel().variantName()));
     html += tr("<br>Dashed crosshair: the current shape. Hover a cell for its message; click to move the shape there.");
     m_legend->setText(html);
 }

@@ -50,6 +50,8 @@ struct BoundaryResult {
     std::vector<OutlineSegment> splitOutline;
     std::vector<SplitRegionLabel> splitLabels;
     std::pair<int, int> splitRange{1, 1};
+    // Where a stack's dispatch switches to dequantize + cuBLAS (core dispatchBoundaryOutline).
+    std::vector<OutlineSegment> dispatchOutline;
     std::vector<OutlineSegment> compareOutline;
     std::optional<std::array<std::int64_t, kAllVerdicts.size()>> compareCounts;
 };
@@ -76,6 +78,7 @@ public:
     QString cellDescription(int ix, int iy) const;
     PlotWidget* plot() const { return m_plot; }
     QCPCurve* splitOutlineCurve() const { return m_splitOutline; }
+    QCPCurve* dispatchOutlineCurve() const { return m_dispatchOutline; }
     QStringList splitLabelTexts() const;  // the region labels on the plot, largest region first
     QString legendText() const;
     QComboBox* xParameterBox() const { return m_xParameter; }
@@ -124,6 +127,7 @@ private:
     QCPItemStraightLine* m_crossY;
     QCPCurve* m_outline;
     QCPCurve* m_splitOutline;
+    QCPCurve* m_dispatchOutline;
     std::vector<QCPItemText*> m_splitLabels;
     QLabel* m_legend;
     QComboBox* m_xParameter;

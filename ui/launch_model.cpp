@@ -15,10 +15,11 @@ QString figure(double v) { return v == static_cast<double>(static_cast<long long
 std::vector<LaunchUsage> callLaunchUsage(const LaunchPlan& plan, const DeviceSpec& device) {
     std::vector<LaunchUsage> rows = launchUsage(plan, device);
     for (const ExtraLaunch& extra : plan.extraLaunches)
-        for (LaunchUsage row : launchUsage(extraLaunchPlan(plan, extra), device)) {
-            row.label = std::string(extra.role) + ": " + row.label;
-            rows.push_back(std::move(row));
-        }
+        if (!extra.chosenByLibrary())  // a library's launch has no figures of ours to set against limits
+            for (LaunchUsage row : launchUsage(extraLaunchPlan(plan, extra), device)) {
+                row.label = std::string(extra.role) + ": " + row.label;
+                rows.push_back(std::move(row));
+            }
     return rows;
 }
 

@@ -118,7 +118,10 @@ bool ModelCheckWidget::recheck() {
                          "head_dim %12 — on <b>%13</b> (%14)")
                           .arg(toQString(m.name).toHtmlEscaped(), toQString(m.architecture).toHtmlEscaped())
                           .arg(m.bits)
-                          .arg(toQString(m.version).toHtmlEscaped(), toQString(linearFamily), toQString(packingVariant(m.packing)))
+                          .arg(toQString(m.version).toHtmlEscaped(), toQString(linearFamily),
+                               // a GEMM-packed checkpoint runs as its stack dispatches it (the checkpoint's, else AutoAWQ)
+                               toQString(m.packing == AwqPacking::Gemm ? awqStackVariant("", m).value_or("autoawq")
+                                                                       : std::string(packingVariant(m.packing))))
                           .arg(m.groupSize)
                           .arg(m.hiddenSize)
                           .arg(m.intermediateSize)

@@ -35,7 +35,7 @@ QVariant pick(int role, const QString& text, const QVariant& sortValue) { return
 template <typename Figure>
 QString withExtraLaunches(const LaunchPlan& p, const QString& main, Figure figure) {
     QString text = main;
-    for (const ExtraLaunch& e : p.extraLaunches) text += QStringLiteral(" + ") + figure(e);
+    for (const ExtraLaunch& e : p.extraLaunches) text += QStringLiteral(" + ") + (e.chosenByLibrary() ? toQString(e.library) : figure(e));
     return text;
 }
 
@@ -45,9 +45,12 @@ QString launchesTooltip(const LaunchPlan& p) {
                        .arg(toQString(p.kernelSymbol), dimText(p.grid), dimText(p.block))
                        .arg(p.totalSmem());
     for (const ExtraLaunch& e : p.extraLaunches)
-        text += QObject::tr("\nthen %1 %2: grid %3, block %4, %5 B shared memory")
-                    .arg(toQString(e.role), toQString(e.kernelSymbol), dimText(e.grid), dimText(e.block))
-                    .arg(e.totalSmem());
+        if (e.chosenByLibrary())
+            text += QObject::tr("\nthen %1 by %2 (launch chosen at run time)").arg(toQString(e.role), toQString(e.library));
+        else
+            text += QObject::tr("\nthen %1 %2: grid %3, block %4, %5 B shared memory")
+                        .arg(toQString(e.role), toQString(e.kernelSymbol), dimText(e.grid), dimText(e.block))
+                        .arg(e.totalSmem());
     return text;
 }
 

@@ -120,14 +120,22 @@ void printModelCheck(const ModelCheck& check) {
     const ModelConfig& m = check.model;
     std::vector<std::vector<std::string>> header;
     header.push_back({"model", m.name + (m.architecture.empty() ? "" : " (" + m.architecture + ")") + ", " + m.path});
+    // The variant the linear layers were planned with: the stack's dispatch for a GEMM-packed checkpoint.
+    const auto linear = std::find_if(check.layers.begin(), check.layers.end(), [](const ModelLayerCheck& l) { return !l.layer.attention; });
+    const std::string linearVariant = linear != check.layers.end() ? linear->layer.variant : std::string(packingVariant(m.packing));
     header.push_back({"quantization", "AWQ " + std::to_string(m.bits) + "-bit, version \"" + m.version + "\" -> " +
-                                          std::string(packingFamily(m.packing, builtinKernels())) + " / " +
-                                          std::string(packingVariant(m.packing)) + ", group_size " + std::to_string(m.groupSize) +
+                                          std::string(packingFamily(m.packing, builtinKernels())) + " / " + linearVariant +
+                                          ", group_size " + std::to_string(m.groupSize) +
                                           (m.zeroPoint ? std::string(", zero_point ") + (*m.zeroPoint ? "true" : "false") : "") + " (" +
                                           m.quantSource + ")"});
     header.push_back({"architecture", "hidden " + std::to_string(m.hiddenSize) + ", intermediate " + std::to_string(m.intermediateSize) +
                                           ", heads " + std::to_string(m.heads) + " (kv " + std::to_string(m.kvHeads) + "), head_dim " +
                                           std::to_string(m.headDim) + (m.headDimExplicit ? "" : " (hidden_size / heads)")});
+    if (m.packing == AwqPacking::Gemm)
+        header.push_back({"stack", (!check.options.stack.empty() ? check.options.stack + " (--stack)"
+                                    : !m.backend.empty()         ? m.backend + " (quantization_config.backend)"
+                                                                 : std::string("autoawq (the default; --stack autoawq|vllm|llm-awq)")) +
+                                       ": linear layers as awq_gemm / " + linearVariant});
     for (const auto& note : m.notes) header.push_back({"note", note});
     header.push_back({"device", check.device.id + " (" + check.device.name + ", " + check.device.archName() + ")"});
     printTable(std::cout, header);
@@ -140,14 +148,26 @@ void printModelCheck(const ModelCheck& check) {
         for (auto s : check.options.seqs)
             head.push_back(oneSeq ? "b" + std::to_string(b) : "b" + std::to_string(b) + "/s" + std::to_string(s));
     rows.push_back(head);
+    // "(d)": the stack dispatches this call (awq_gemm autoawq / vllm from their M): dequantize, then cuBLAS.
+    bool dispatched = false;
+    auto cell = [&](const LaunchPlan& p) {
+        if (!p.ok()) return std::string(verdictName(p.verdict));
+        const bool library =
+            std::any_of(p.extraLaunches.begin(), p.extraLaunches.end(), [](const ExtraLaunch& e) { return e.chosenByLibrary(); });
+        dispatched = dispatched || library;
+        return std::string(library ? "ok (d)" : "ok");
+    };
     for (const auto& l : check.layers) {
         std::vector<std::string> row{l.layer.name + (l.layer.note.empty() || l.layer.attention ? "" : " *"),
                                      l.layer.family + "/" + l.layer.variant, fixedShapeText(l.layer)};
-        for (const auto& r : l.results) row.push_back(r.plan.ok() ? "ok" : std::string(verdictName(r.plan.verdict)));
+        for (const auto& r : l.results) row.push_back(cell(r.plan));
         rows.push_back(row);
     }
     printTable(std::cout, rows);
     std::cout << "* fused by vLLM and SGLang; linear layers plan M = batch x seq, attention seqlen_q = seqlen_k = seq\n";
+    if (dispatched)
+        std::cout
+            << "(d) the stack's dispatch: a dequantize kernel, then an fp16 GEMM by cuBLAS (tilescope-cli plan shows both launches)\n";
 
     // Layers that first fail at the same point with the same message share one entry.
     std::vector<std::pair<std::vector<std::string>, const ModelCheckResult*>> groups;
@@ -180,6 +200,7 @@ struct CheckModelOptions {
     std::string batches = "1,8,64";
     std::string seqs = "1";
     std::string attentionVariant;  // the default: the first variant of the family that plans the attention call
+    std::string stack;             // autoawq, vllm or llm-awq; empty: the checkpoint's backend, else autoawq
     bool json = false;
 };
 
@@ -193,6 +214,7 @@ int runCheckModel(const CheckModelOptions& o) {
     options.batches = parseList(o.batches, "--batch");
     options.seqs = parseList(o.seqs, "--seq");
     options.attentionVariant = o.attentionVariant;
+    options.stack = o.stack;
     auto check = checkModel(*model, *device, options, builtinKernels(), &database);
     if (!check) throw UsageError{check.error()};
     if (o.json) std::cout << modelCheckToJson(*check).dump(2) << '\n';
@@ -240,6 +262,9 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
     command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();
     command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
     command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
+    command->add_option("--stack", o->stack,
+                        "the stack that runs a GEMM-packed checkpoint: autoawq (dequantize + cuBLAS from M = 1024), vllm (from "
+                        "256 tokens) or llm-awq (the GEMM kernel at every M); default: quantization_config.backend, else autoawq");
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
     command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
 }

@@ -101,6 +101,15 @@ void runKernels(const std::string& name, bool json) {
 // memory, registers and occupancy of each.
 void appendExtraLaunchRows(std::vector<std::vector<std::string>>& rows, const LaunchPlan& plan, const DeviceSpec& device) {
     for (const ExtraLaunch& e : plan.extraLaunches) {
+        if (e.chosenByLibrary()) {  // cuBLAS picks its own kernel: only the work is known
+            char work[96];
+            std::snprintf(work, sizeof work, "%.3g GFLOP, ", e.flops / 1e9);
+            rows.push_back(
+                {"then", std::string(e.role) + " by " + std::string(e.library) + (e.why.empty() ? "" : ": " + std::string(e.why))});
+            rows.push_back({"  work", std::string(work) + formatBytes(e.bytesMoved) + " moved at least"});
+            rows.push_back({"  launch", "chosen by " + std::string(e.library) + " at run time: " + std::string(e.unknown)});
+            continue;
+        }
         rows.push_back({"then", std::string(e.role) + " kernel " + std::string(e.kernelSymbol)});
         rows.push_back({"  grid", formatDim(e.grid) + " = " + withThousands(e.grid.volume()) + " blocks"});
         rows.push_back({"  block", formatDim(e.block) + " = " + withThousands(e.threadsPerBlock()) + " threads"});

@@ -68,6 +68,7 @@ struct QuantFields {
     std::optional<std::int64_t> groupSize;
     std::optional<bool> zeroPoint;
     std::optional<std::string> version;
+    std::optional<std::string> backend;
     std::string bitsKey, groupKey;  // the spelling each source uses, for messages
 };
 
@@ -108,6 +109,15 @@ ModelCall packingCall(AwqPacking packing) {
 std::string_view packingFamily(AwqPacking packing, const KernelRegistry& kernels) {
     const KernelFamily* family = kernels.planning(packingCall(packing));
     return family ? family->name() : std::string_view();
+}
+
+std::optional<std::string> awqStackVariant(std::string_view stack, const ModelConfig& model) {
+    const std::string name = !stack.empty() ? lowercase(stack) : !model.backend.empty() ? model.backend : "autoawq";
+    if (name == "autoawq" || name == "vllm") return name;
+    if (name == "llm-awq") return "gemm";
+    // A checkpoint's backend Tilescope does not model: AutoAWQ's dispatch, as with none.
+    if (stack.empty()) return std::string("autoawq");
+    return std::nullopt;
 }
 
 std::string_view packingVariant(AwqPacking packing) {
@@ -183,6 +193,7 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
         f.groupKey = q.has("group_size") ? "group_size" : "q_group_size";
         f.zeroPoint = q.boolean("zero_point");
         f.version = q.text("version");
+        if (q.has("backend")) f.backend = q.text("backend");
         if (!q.has("quant_method")) missing.push_back("quantization_config.quant_method");
         if (!q.has("group_size") && !q.has("q_group_size")) missing.push_back("quantization_config.group_size");
         sources.push_back(f);
@@ -254,8 +265,10 @@ Result<ModelConfig> parseModelConfig(std::string_view configText, std::optional<
     if (model.groupSize <= 0)
         return makeError(std::string(origin) + ": " + primary.source + " " + primary.groupKey + " = " + std::to_string(model.groupSize) +
                          " must be positive");
-    for (const auto& s : sources)
+    for (const auto& s : sources) {
         if (s.zeroPoint) model.zeroPoint = s.zeroPoint;
+        if (s.backend && model.backend.empty()) model.backend = lowercase(*s.backend);
+    }
 
     // Architecture consistency.
     if (model.kvHeads <= 0)
@@ -347,6 +360,11 @@ Result<ModelCheck> checkModel(const ModelConfig& model, const DeviceSpec& device
     check.options = options;
     for (auto& layer : expandModel(model, kernels, options.attentionVariant)) {
         if (layer.family.empty()) return makeError(layer.name + ": no kernel family of this build plans it");
+        if (!layer.attention && model.packing == AwqPacking::Gemm) {
+            const auto stackVariant = awqStackVariant(options.stack, model);
+            if (!stackVariant) return makeError("unknown stack '" + options.stack + "': expected autoawq, vllm or llm-awq");
+            layer.variant = *stackVariant;
+        }
         auto kernel = resolveKernel(kernels, layer.family, layer.variant);
         if (!kernel) return makeError(kernel.error());
         const auto& parameters = kernel->family->parameters();
@@ -437,7 +455,7 @@ nlohmann::ordered_json modelCheckToJson(const ModelCheck& check) {
     model["quantization"] = {{"method", "awq"},
                              {"version", m.version},
                              {"kernel", linear != check.layers.end() ? linear->layer.family : std::string()},
-                             {"variant", packingVariant(m.packing)},
+                             {"variant", linear != check.layers.end() ? linear->layer.variant : std::string(packingVariant(m.packing))},
                              {"bits", m.bits},
                              {"group_size", m.groupSize},
                              {"zero_point", m.zeroPoint ? ordered_json(*m.zeroPoint) : ordered_json(nullptr)},
@@ -461,11 +479,15 @@ nlohmann::ordered_json modelCheckToJson(const ModelCheck& check) {
         for (const auto& [name, value] : l.layer.fixed) shape[name] = value;
         layer["shape"] = shape;
         ordered_json results = ordered_json::array();
-        for (const auto& r : l.results)
+        for (const auto& r : l.results) {
             results.push_back({{"batch", r.batch},
                                {"seq", r.seq},
                                {"verdict", verdictName(r.plan.verdict)},
                                {"message", r.plan.message.empty() ? ordered_json(nullptr) : ordered_json(r.plan.message)}});
+            // A stack's dispatch (awq_gemm autoawq / vllm from their M): the launches after the kernel, by role.
+            for (const ExtraLaunch& e : r.plan.extraLaunches)
+                if (e.chosenByLibrary()) results.back()["then"] = std::string(e.role) + " by " + std::string(e.library);
+        }
         layer["results"] = results;
         if (l.firstFailure) {
             const auto& r = l.results[*l.firstFailure];

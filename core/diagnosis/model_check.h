@@ -35,6 +35,9 @@ struct ModelConfig {
     std::int64_t bits = 4;
     std::int64_t groupSize = 0;
     std::optional<bool> zeroPoint;
+    // quantization_config.backend (transformers' AwqConfig: "autoawq" or "llm-awq"): the stack that runs it,
+    // empty when the checkpoint does not say.
+    std::string backend;
 
     // Architecture
     std::int64_t hiddenSize = 0;
@@ -52,6 +55,10 @@ ModelCall packingCall(AwqPacking packing);  // the linear-layer call of a checkp
 // The name of the family in `kernels` that plans that packing's linear layers; empty when none does.
 std::string_view packingFamily(AwqPacking packing, const KernelRegistry& kernels);
 std::string_view packingVariant(AwqPacking packing);  // "gemm", "gemv", "gemv_fast"
+// The awq_gemm variant a stack runs a GEMM-packed checkpoint with: "autoawq" and "vllm" (their dispatch:
+// dequantize + cuBLAS from M = 1024 / 256), "llm-awq" -> "gemm" (the kernel at every M); nullopt for
+// another name. An empty stack is the checkpoint's (quantization_config.backend), else AutoAWQ's.
+std::optional<std::string> awqStackVariant(std::string_view stack, const ModelConfig& model);
 
 // Parses config.json text, with the optional text of a quant_config.json beside it. The error
 // names every missing or contradictory field. `origin` names the input in messages.
@@ -90,6 +97,9 @@ struct ModelCheckOptions {
     std::vector<std::int64_t> batches{1};
     std::vector<std::int64_t> seqs{1};
     std::string attentionVariant = "fa2";
+    // The stack that runs a GEMM-packed checkpoint (awqStackVariant): "autoawq", "vllm" or "llm-awq";
+    // empty: the checkpoint's own, else AutoAWQ.
+    std::string stack;
 };
 
 struct ModelCheck {

@@ -41,8 +41,11 @@ struct TileCandidate {
 };
 
 // A further kernel the same call launches on the same stream after the main one (FA2's
-// split-KV combine). The planner fills its configuration; finishLaunch-style checks and the
-// register table give it registers and occupancy like the main launch.
+// split-KV combine, the fp16 GEMM after an AWQ stack's dequantize). The planner fills its
+// configuration; finishLaunch-style checks and the register table give it registers and occupancy
+// like the main launch. A library launch (`library` set: cuBLAS behind torch.matmul) has no
+// symbol of ours: the library picks its kernel, grid, block and shared memory at run time, so
+// those stay unknown (default Dim3s, no registers) and `unknown` says what the plan cannot know.
 struct ExtraLaunch {
     std::string_view role;          // "combine"
     std::string_view why;           // what it does for the call, for people ("merges the splits' ...")
@@ -54,6 +57,11 @@ struct ExtraLaunch {
     bool optsIntoLargeSmem = false;
     std::optional<int> registers;
     std::optional<Occupancy> occupancy;
+    std::string_view library;  // "cuBLAS": the library chooses this launch; empty for our own kernels
+    std::string_view unknown;  // for a library launch: what the plan cannot know about it
+    double flops = 0.0;        // this launch's share of the call's LaunchPlan::flops (0: not split)
+    double bytesMoved = 0.0;   // and of its LaunchPlan::bytesMoved
+    bool chosenByLibrary() const { return !library.empty(); }
     std::int64_t threadsPerBlock() const { return block.volume(); }
     std::int64_t totalSmem() const { return staticSmem + dynamicSmem; }
 };

@@ -49,6 +49,9 @@ struct BoundaryCell {
     float paddingWaste = 0.0f;
     // LaunchPlan::splitK of the cell's plan (split-K, or num_splits of a split-KV kernel); 1 = one pass.
     int splits = 1;
+    // The call hands work to a library after its own kernel (a stack's dispatch: dequantize + cuBLAS
+    // GEMM, ExtraLaunch::chosenByLibrary). Not saved in trace files: a reopened map lacks it.
+    bool callsLibrary = false;
 };
 
 class BoundaryMap {

@@ -65,8 +65,10 @@ std::vector<OutlineSegment> outlineWhere(const BoundaryMap& map, Differ differ) 
     return segments;
 }
 
+// Across a stack's dispatch the split counts belong to different launches (the GEMM kernel's split-K,
+// then a dequantize kernel and cuBLAS): the dispatch outline marks that edge, not this one.
 bool splitsDiffer(const BoundaryCell& a, const BoundaryCell& b) {
-    return a.verdict == Verdict::Ok && b.verdict == Verdict::Ok && a.splits != b.splits;
+    return a.verdict == Verdict::Ok && b.verdict == Verdict::Ok && a.callsLibrary == b.callsLibrary && a.splits != b.splits;
 }
 
 }  // namespace
@@ -77,6 +79,12 @@ std::vector<OutlineSegment> okBoundaryOutline(const BoundaryMap& map) {
 }
 
 std::vector<OutlineSegment> splitBoundaryOutline(const BoundaryMap& map) { return outlineWhere(map, splitsDiffer); }
+
+std::vector<OutlineSegment> dispatchBoundaryOutline(const BoundaryMap& map) {
+    return outlineWhere(map, [](const BoundaryCell& a, const BoundaryCell& b) {
+        return a.verdict == Verdict::Ok && b.verdict == Verdict::Ok && a.callsLibrary != b.callsLibrary;
+    });
+}
 
 bool splitCountChanges(const BoundaryMap& map) {
     const int w = map.width(), h = map.height();
@@ -91,7 +99,7 @@ bool splitCountChanges(const BoundaryMap& map) {
 std::pair<int, int> splitCountRange(const BoundaryMap& map) {
     std::optional<std::pair<int, int>> range;
     for (const BoundaryCell& cell : map.cells()) {
-        if (cell.verdict != Verdict::Ok) continue;
+        if (cell.verdict != Verdict::Ok || cell.callsLibrary) continue;  // a library's split is unknown
         if (!range) range = {cell.splits, cell.splits};
         else range = {std::min(range->first, cell.splits), std::max(range->second, cell.splits)};
     }

@@ -38,6 +38,9 @@ std::vector<OutlineSegment> okBoundaryOutline(const BoundaryMap& map);
 // Split-KV / split-K regions: BoundaryCell::splits as the planner chose it (never recomputed here).
 // The edges between neighbouring ok cells whose split counts differ, merged like okBoundaryOutline.
 std::vector<OutlineSegment> splitBoundaryOutline(const BoundaryMap& map);
+// A stack's dispatch (awq_gemm autoawq / vllm): the edges between ok cells of which one hands its GEMM to
+// a library (BoundaryCell::callsLibrary) and the other runs the kernel alone.
+std::vector<OutlineSegment> dispatchBoundaryOutline(const BoundaryMap& map);
 // True when two ok cells of the map split differently (the split outline is not empty).
 bool splitCountChanges(const BoundaryMap& map);
 // The smallest and largest split count over the ok cells; {1, 1} when none is ok.

@@ -24,6 +24,10 @@ std::optional<long long> wholeWaves(const LaunchPlan& plan) {
     return static_cast<long long>(std::ceil(plan.occupancy->waves));
 }
 
+bool callsLibrary(const LaunchPlan& plan) {
+    return std::any_of(plan.extraLaunches.begin(), plan.extraLaunches.end(), [](const ExtraLaunch& e) { return e.chosenByLibrary(); });
+}
+
 bool measured(const SweepPoint& point) { return point.timeUs > 0 && std::isfinite(point.timeUs); }
 
 }  // namespace
@@ -32,6 +36,16 @@ std::string planDifference(const LaunchPlan& before, const LaunchPlan& after, co
     std::vector<std::string> changes;
     auto arrow = [](std::string_view a, std::string_view b) { return std::string(a) + " -> " + std::string(b); };
     if (before.variant != after.variant) changes.push_back("variant " + arrow(before.variant, after.variant));
+    // A stack's dispatch (awq_gemm autoawq / vllm): from its threshold the call hands the GEMM to a library
+    // after a kernel of its own; the planner names the switch in the tile ("dequantize + GEMM from M = 1024").
+    const bool libraryBefore = callsLibrary(before), libraryAfter = callsLibrary(after);
+    if (libraryBefore != libraryAfter) {
+        changes.push_back("dispatch: " + std::string(libraryAfter ? after.tile : before.tile) +
+                          (libraryAfter ? "" : " ends (" + std::string(after.tile.empty() ? after.kernelSymbol : after.tile) + ")"));
+        std::string joined;
+        for (const auto& change : changes) joined += (joined.empty() ? "" : "; ") + change;
+        return joined;
+    }
     // The kernel a call picks: the bucket cell names it for a bucketed planner, else the tile, else the
     // symbol (each of the later ones follows from the earlier, so only the first that changed is named).
     if (before.bucketCell != after.bucketCell) {

@@ -23,7 +23,8 @@ struct Cliff {
     std::size_t before = 0, after = 0;  // indices into the points
     double ratio = 1;                   // time(after) / time(before)
     std::string explanation;            // "tile m16n128k32 -> m32n128k32", "bucket cell 32 -> 64",
-                                        // "split-K 1 -> 8", "waves 1 -> 2", or "unexplained"
+                                        // "split-K 1 -> 8", "waves 1 -> 2", "dispatch: dequantize +
+                                        // GEMM from M = 1024" (a stack's switch to a library), or "unexplained"
     bool explained = false;
 };
 

@@ -54,12 +54,15 @@ ordered_json planArgs(const Run& run) {
     if (!p.extraLaunches.empty()) {
         ordered_json then = ordered_json::array();
         for (const ExtraLaunch& e : p.extraLaunches)
-            then.push_back({{"role", e.role},
-                            {"kernel_symbol", e.kernelSymbol},
-                            {"grid", {e.grid.x, e.grid.y, e.grid.z}},
-                            {"block", {e.block.x, e.block.y, e.block.z}},
-                            {"dynamic_smem", e.dynamicSmem},
-                            {"registers", e.registers ? ordered_json(*e.registers) : ordered_json(nullptr)}});
+            if (e.chosenByLibrary())  // the library's kernel: its own records carry its launch
+                then.push_back({{"role", e.role}, {"library", e.library}});
+            else
+                then.push_back({{"role", e.role},
+                                {"kernel_symbol", e.kernelSymbol},
+                                {"grid", {e.grid.x, e.grid.y, e.grid.z}},
+                                {"block", {e.block.x, e.block.y, e.block.z}},
+                                {"dynamic_smem", e.dynamicSmem},
+                                {"registers", e.registers ? ordered_json(*e.registers) : ordered_json(nullptr)}});
         j["then"] = std::move(then);
     }
     return j;

@@ -88,13 +88,20 @@ ordered_json planToJson(const LaunchPlan& plan, const ParameterList& parameters)
         x["role"] = e.role;
         x["why"] = e.why.empty() ? ordered_json(nullptr) : ordered_json(e.why);
         x["kernel_symbol"] = e.kernelSymbol;
-        x["grid"] = dimToJson(e.grid);
-        x["block"] = dimToJson(e.block);
+        // A library launch's grid and block are the library's choice at run time: unknown, so null.
+        x["grid"] = e.chosenByLibrary() ? ordered_json(nullptr) : dimToJson(e.grid);
+        x["block"] = e.chosenByLibrary() ? ordered_json(nullptr) : dimToJson(e.block);
         x["static_smem"] = e.staticSmem;
         x["dynamic_smem"] = e.dynamicSmem;
         x["registers"] = e.registers ? ordered_json(*e.registers) : ordered_json(nullptr);
         x["opt_in_smem"] = e.optsIntoLargeSmem;
         x["occupancy"] = occupancyToJson(e.occupancy);
+        if (e.chosenByLibrary()) {  // only library launches carry these (files of our own launches unchanged)
+            x["library"] = e.library;
+            x["unknown"] = e.unknown.empty() ? ordered_json(nullptr) : ordered_json(e.unknown);
+            x["flops"] = numberToJson(e.flops);
+            x["bytes_moved"] = numberToJson(e.bytesMoved);
+        }
         extras.push_back(std::move(x));
     }
     j["extra_launches"] = std::move(extras);
@@ -281,8 +288,14 @@ ExtraLaunch extraLaunchFromJson(const ordered_json& j, const std::string& pointe
     e.role = strings.intern(r.text("role"));
     e.why = strings.intern(r.optionalText("why").value_or(""));
     e.kernelSymbol = strings.intern(r.optionalText("kernel_symbol").value_or(""));
-    e.grid = r.dim3("grid", kMaxFileInteger);
-    e.block = r.dim3("block", kMaxFileInteger);
+    e.library = strings.intern(r.optionalText("library").value_or(""));
+    e.unknown = strings.intern(r.optionalText("unknown").value_or(""));
+    if (!e.chosenByLibrary()) {
+        e.grid = r.dim3("grid", kMaxFileInteger);
+        e.block = r.dim3("block", kMaxFileInteger);
+    }
+    e.flops = r.optionalNumber("flops", 0.0, kMaxFileNumber).value_or(0.0);
+    e.bytesMoved = r.optionalNumber("bytes_moved", 0.0, kMaxFileNumber).value_or(0.0);
     e.staticSmem = r.integer("static_smem", 0, kMaxFileInteger);
     e.dynamicSmem = r.integer("dynamic_smem", 0, kMaxFileInteger);
     if (auto regs = r.optionalInteger("registers", 0, kMaxRegisters)) e.registers = static_cast<int>(*regs);

@@ -110,7 +110,9 @@ std::vector<RowText> rowsOf(const Trace& trace) {
         for (const ExtraLaunch& e : p.extraLaunches)
             rows.push_back({std::string(runKindName(run.kind)), std::string(p.family), std::string(p.variant) + " / " + std::string(e.role),
                             formatShape(p.shape, run.parameters), p.deviceId, std::string(verdictName(p.verdict)), outcomeOf(run),
-                            dimText(e.grid), dimText(e.block), std::to_string(e.totalSmem()),
+                            e.chosenByLibrary() ? std::string(e.library) : dimText(e.grid),
+                            e.chosenByLibrary() ? std::string(e.library) : dimText(e.block),
+                            e.chosenByLibrary() ? std::string() : std::to_string(e.totalSmem()),
                             e.registers ? std::to_string(*e.registers) : "", e.occupancy ? fixed(e.occupancy->occupancyPct, 1) : "", ""});
     }
     for (const auto& r : trace.records) {

@@ -28,6 +28,13 @@ legacy="--kernel awq_gemm --variant legacy_grid_y --device h100-sxm --compare rt
 # shellcheck disable=SC2086
 "$app" $legacy --page launch --size $size --screenshot "$here/awq-gemm-legacy-launch.png"
 
+# The stacks' dispatch (issue 30): AutoAWQ runs the GEMM kernel below M = 1024 and dequantize + cuBLAS from it; the
+# dashed line on the map marks the switch (the Tiles page shows it as a tile step once its M range passes 1,024).
+dispatch="--kernel awq_gemm --variant autoawq --device h200 --shape M=2048,N=14336,K=4096,group_size=128"
+# shellcheck disable=SC2086
+"$app" $dispatch --x M=64:4096:+64 --y N=512:16384:+512 --page boundaries --size $size \
+  --screenshot "$here/awq-gemm-autoawq-dispatch-boundaries.png"
+
 # The gemm_bucket M-cell staircase with its padding waste, on A100 where the big cells fail.
 "$app" --kernel gemm_bucket --device a100-80gb-sxm --compare h100-sxm --shape M=300 --page tiles --size $size \
   --screenshot "$here/gemm-bucket-tiles.png"

@@ -7,6 +7,7 @@
 #include "kernels/awq_gemv/plan.h"
 #include "kernels/awq_gemv/reference.h"
 #include "kernels/common/reference_check.h"
+#include "kernels/runtime/cublas_library.h"
 #include "kernels/runtime/family_inputs.h"
 #include "kernels/runtime/inputs_support.h"
 
@@ -53,6 +54,10 @@ public:
         // Partial sums [split_k, M, N] for gemm and legacy_grid_y; prefill reduces in place into [M, N].
         m_splitK = gemm && variant != AwqGemmFamily::Prefill ? plan.splitK : 1;
         if (auto r = m_output.allocate(static_cast<std::size_t>(m_splitK * m_m * m_n) * 2, "output"); !r) return r;
+        // autoawq / vllm from their threshold: the dequantize kernel writes W [K, N] fp16, cuBLAS reads it.
+        m_k = k;
+        if (gemm && !plan.extraLaunches.empty())
+            if (auto r = m_dequantized.allocate(static_cast<std::size_t>(k * m_n) * 2, "dequantized weight"); !r) return r;
         if (gemm) {
             m_gemmParams = {m_input.get(),
                             m_qweight.get(),
@@ -65,7 +70,8 @@ public:
                             static_cast<int>(g),
                             m_splitK,
                             static_cast<int>(plan.dynamicSmem),
-                            static_cast<int*>(m_semaphores.get())};
+                            static_cast<int*>(m_semaphores.get()),
+                            m_dequantized.get()};
             if (variant == AwqGemmFamily::Prefill) m_gemmParams.splitK = plan.splitK;
         } else {
             m_gemvParams = {m_input.get(),         m_qweight.get(),       m_qzeros.get(),      m_scales.get(),     m_output.get(),
@@ -87,13 +93,21 @@ public:
         return compareWithReference(awq::gemvReference(sub), out, kFp16RelativeErrorBound);
     }
     std::string checkedRows() const override { return rowsText(m_checkRows, m_m); }
+    // torch.matmul(x, W) after the dequantize kernel: cuBLAS's fp16 GEMM (cublas_library.h).
+    Result<void> launchLibrary(const ExtraLaunch& launch) override {
+        if (launch.library != "cuBLAS" || !m_dequantized.get()) return LaunchInputs::launchLibrary(launch);
+        auto session = cublasSession();
+        if (!session) return makeError(session.error());
+        return cublasHalfGemm(**session, m_input.get(), m_dequantized.get(), m_output.get(), static_cast<int>(m_m), static_cast<int>(m_n),
+                              static_cast<int>(m_k));
+    }
 
 private:
     bool m_gemm = false;
-    std::int64_t m_m = 0, m_n = 0, m_checkRows = 0;
+    std::int64_t m_m = 0, m_n = 0, m_k = 0, m_checkRows = 0;
     int m_splitK = 1;
     awq::GemvProblem m_problem;
-    DeviceBuffer m_input, m_qweight, m_qzeros, m_scales, m_output, m_semaphores;
+    DeviceBuffer m_input, m_qweight, m_qzeros, m_scales, m_output, m_semaphores, m_dequantized;
     AwqGemvParams m_gemvParams{};
     AwqGemmParams m_gemmParams{};
 };

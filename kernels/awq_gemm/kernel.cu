@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "kernels/awq_gemm/dequantize_index.h"
 #include "kernels/awq_gemm/gemm_index.h"
 #include "kernels/awq_gemm/params.h"
 #include "kernels/awq_gemm/prefill.cuh"
@@ -240,7 +241,40 @@ __device__ __forceinline__ void gemmLegacyGrid(const AwqGemmParams& p) {
 }  // namespace
 }  // namespace tilescope
 
+namespace tilescope {
+namespace {
+
+// ---- autoawq / vllm from their M threshold: the dequantize launch before cuBLAS's fp16 GEMM ----
+// Upstream's geometry (block (8, 8), grid (N/64, K/8), no shared memory; dequantize_index.h): one thread
+// per packed word. Ours reads the word, its zero word and 8 scales (one 16-byte load), dequantises the 4
+// column pairs exactly in fp16x2 (dequantizePairMagic, sub, one rounding mul) and writes the 8 values as
+// one 16-byte store (upstream: through a local array, 8 two-byte stores).
+__device__ __forceinline__ void dequantizeWeights(const AwqGemmParams& p) {
+    const awq::DequantizeWord w = awq::dequantizeWordOf(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y);
+    const long long n = p.n;
+    const unsigned word = __ldg(static_cast<const unsigned*>(p.qweight) + awq::dequantizeQweightOffset(w, n));
+    const unsigned zeros = __ldg(static_cast<const unsigned*>(p.qzeros) + awq::dequantizeZerosOffset(w, n, p.groupSize));
+    const uint4 scales =
+        __ldg(reinterpret_cast<const uint4*>(static_cast<const __half*>(p.scales) + awq::dequantizeScalesOffset(w, n, p.groupSize)));
+    const unsigned scalePairs[4] = {scales.x, scales.y, scales.z, scales.w};
+    unsigned out[4];
+#pragma unroll
+    for (int pair = 0; pair < 4; ++pair) {
+        const unsigned q = awq::dequantizePairMagic(word, pair), z = awq::dequantizePairMagic(zeros, pair);
+        const __half2 diff = __hsub2(*reinterpret_cast<const __half2*>(&q), *reinterpret_cast<const __half2*>(&z));
+        const __half2 value = __hmul2(diff, *reinterpret_cast<const __half2*>(&scalePairs[pair]));
+        out[pair] = *reinterpret_cast<const unsigned*>(&value);
+    }
+    *reinterpret_cast<uint4*>(static_cast<__half*>(p.dequantized) + awq::dequantizeOutputOffset(w, n)) =
+        make_uint4(out[0], out[1], out[2], out[3]);
+}
+
+}  // namespace
+}  // namespace tilescope
+
 using tilescope::AwqGemmParams;
+
+extern "C" __global__ void __launch_bounds__(64) awq_dequantize_weights(AwqGemmParams p) { tilescope::dequantizeWeights(p); }
 
 extern "C" __global__ void __launch_bounds__(64) awq_gemm_m16n128k32(AwqGemmParams p) { tilescope::gemmFlatGrid<128>(p); }
 extern "C" __global__ void __launch_bounds__(64) awq_gemm_m16n64k32(AwqGemmParams p) { tilescope::gemmFlatGrid<64>(p); }
@@ -269,6 +303,7 @@ DeviceKernelList awqGemmDeviceKernels() {
         {"awq_gemm_m16n128k32", reinterpret_cast<const void*>(&awq_gemm_m16n128k32)},
         {"awq_gemm_m16n64k32", reinterpret_cast<const void*>(&awq_gemm_m16n64k32)},
         {"awq_gemm_legacy_m16n128k32", reinterpret_cast<const void*>(&awq_gemm_legacy_m16n128k32)},
+        {"awq_dequantize_weights", reinterpret_cast<const void*>(&awq_dequantize_weights)},
         {"awq_gemm_prefill_m16n128k128s4", reinterpret_cast<const void*>(&awq_gemm_prefill_m16n128k128s4)},
         {"awq_gemm_prefill_m16n128k128s3", reinterpret_cast<const void*>(&awq_gemm_prefill_m16n128k128s3)},
         {"awq_gemm_prefill_m32n128k128s4", reinterpret_cast<const void*>(&awq_gemm_prefill_m32n128k128s4)},

@@ -13,6 +13,7 @@ struct AwqGemmParams {
     int m, n, k, groupSize, splitK;
     int dynamicSmemBytes;  // the planner's dynamic shared memory (prefill)
     int* semaphores;       // prefill split-k: one int per (M tile, ceil(N/128) N tile), zero before the first launch
+    void* dequantized;     // autoawq / vllm from their threshold: fp16 W [K, N] the dequantize kernel writes, cuBLAS reads
 };
 
 }  // namespace tilescope

@@ -4,6 +4,7 @@
 
 #include "core/model/device_spec.h"
 #include "core/model/launch_checks.h"
+#include "core/model/text_format.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/plan_support.h"
 
@@ -24,9 +25,32 @@ constexpr std::int64_t kSmemTile128 = 10496;
 constexpr std::int64_t kSmemTile64 = 6144;
 // llm-awq's original kernel: only the 128-wide tile, grid (1, ceil(M/16) * N/128, split_k).
 constexpr std::int64_t kLegacyCtaN = 128;
-// Dispatch thresholds worth showing (AutoAWQ awq/modules/linear/gemm.py, vLLM awq.py).
+// The stacks' dispatch by M (rows = batch x tokens), read upstream:
+// AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56 (WQLinearMMFunction.forward, since v0.2.0 lines
+// 38-46, PR #316): `FP16_MATMUL_HEURISTIC_CONDITION = x.shape[0] * x.shape[1] >= 1024` (batch x seq of
+// the 3-D activations) -> awq_ext.dequantize_weights_cuda(qweight, scales, qzeros, 0, 0, 0, False) then
+// torch.matmul(x, out); else awq_ext.gemm_forward_cuda(..., 8). AutoAWQ <= v0.1.8 (awq/modules/linear.py
+// line 105) calls gemm_forward_cuda at every M.
 constexpr std::int64_t kAutoAwqDequantM = 1024;
+// vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161 (since v0.3.0, PR #2566):
+// `FP16_MATMUL_HEURISTIC_CONDITION = x.shape[:-1].numel() >= 256` -> ops.awq_dequantize(qweight, scales,
+// qzeros, 0, 0, 0) then torch.matmul(reshaped_x, out); else ops.awq_gemm.
 constexpr std::int64_t kVllmDequantM = 256;
+// Both dequantize launches with thx = thy = 0: block (8, 8), grid (qout_c / 8, in_c / 8) = (N/64, K/8)
+// rounded down, no shared memory; each thread turns one qweight word (8 columns of one K row) into 8 fp16
+// values with its group's zero word and 8 scales (a 16-byte load) and writes them to W[K, N] fp16.
+// AutoAWQ_kernels v0.0.9 awq_ext/quantization/gemm_cuda_gen.cu: kernel dequantize_weights lines 731-792,
+// host dequantize_weights_cuda lines 1108-1165 (geometry 1135-1141, launch 1159-1162: grid.z = experts,
+// 1 here, default stream). vLLM v0.4.0 csrc/quantization/awq/gemm_kernels.cu: kernel lines 274-326, host
+// awq_dequantize lines 332-381 (geometry 356-361, launch 373-378 on the current stream).
+constexpr std::int64_t kDequantThreadsX = 8, kDequantThreadsY = 8;
+constexpr std::int64_t kDequantColumnsPerBlock = kDequantThreadsX * kPackNum;  // 64 output columns
+constexpr std::int64_t kDequantRowsPerBlock = kDequantThreadsY;                // 8 K rows
+constexpr std::string_view kCublas = "cuBLAS";
+constexpr std::string_view kCublasUnknown =
+    "its kernel, tile, grid, block, shared memory, registers, split-K and workspace (cuBLAS's heuristics pick them for "
+    "this GPU, M, N, K and cuBLAS version)";
+constexpr std::string_view kCublasWhy = "torch.matmul in fp16: out[M, N] = x[M, K] x W[K, N], W the dequantized weight";
 constexpr std::int64_t kPrefillGroupSize = 128;
 
 constexpr std::string_view kSymbol128 = "awq_gemm_m16n128k32";
@@ -106,7 +130,85 @@ std::string dispatchNote(std::int64_t m) {
     return {};
 }
 
+// The stack's refusals before any launch (its module's asserts): WQLinear_GEMM.__init__ (AutoAWQ v0.2.9
+// gemm.py lines 132-133), AWQLinearMethod.create_weights (vLLM v0.4.0 awq.py, ValueError).
+bool checkStackShape(LaunchPlan& plan, std::string_view stack, std::int64_t n, std::int64_t k, std::int64_t g, PlanDetail detail) {
+    using P = AwqGemmFamily::Parameter;
+    const bool autoawq = stack == "AutoAWQ";
+    const std::string vllmText =
+        "The input size is not aligned with the quantized weight shape. This can be caused by too large tensor "
+        "parallel size.";
+    if (g <= 0 || k % g != 0) {
+        failPlan(plan, Verdict::UnsupportedShape, {"K % group_size", g, k}, P::K, detail,
+                 autoawq ? "AssertionError (AutoAWQ gemm.py: assert self.in_features % self.group_size == 0)" : vllmText);
+        return false;
+    }
+    if (n % kPackNum != 0) {
+        failPlan(plan, Verdict::UnsupportedShape, {"N % 8", kPackNum, n}, P::N, detail,
+                 autoawq ? "AssertionError (AutoAWQ gemm.py: assert out_features % (32 // self.w_bit) == 0)"
+                         : "The output size is not aligned with the quantized weight shape. This can be caused by too large tensor "
+                           "parallel size.");
+        return false;
+    }
+    return true;
+}
+
+// From the threshold: the stack's dequantize kernel (the plan's launch) then cuBLAS's GEMM (an extra
+// launch whose configuration only cuBLAS knows). Traffic is each launch's minimum: every byte once.
+void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch& dispatch, std::int64_t m, std::int64_t n, std::int64_t k,
+                            std::int64_t g, PlanDetail detail) {
+    using P = AwqGemmFamily::Parameter;
+    const bool full = detail == PlanDetail::Full;
+    plan.kernelSymbol = AwqGemmFamily::kDequantizeSymbol;
+    plan.tile = dispatch.tile;
+    plan.tileIndex = 2;
+    // The GEMM kernel's tiles would fit; the stack simply does not launch that kernel from here.
+    if (full) plan.candidates = {{"m16n128k32", kSmemTile128, n % 128 == 0}, {"m16n64k32", kSmemTile64, true}, {dispatch.tile, 0, true}};
+    plan.grid = {n / kDequantColumnsPerBlock, k / kDequantRowsPerBlock, 1};
+    plan.gridParameter = {P::N, P::K, -1};
+    plan.block = {kDequantThreadsX, kDequantThreadsY, 1};
+    plan.splitK = 1;
+
+    const double M = static_cast<double>(m), N = static_cast<double>(n), K = static_cast<double>(k);
+    const double groups = static_cast<double>(ceilDiv(k, g));
+    const double packed = K * N / 2.0 + groups * N / 2.0 + groups * N * 2.0;  // qweight, qzeros, scales
+    const double dequantized = K * N * 2.0;                                   // W fp16 [K, N], torch.empty
+    const double gemmBytes = M * K * 2.0 + dequantized + M * N * 2.0;
+    plan.flops = 2.0 * M * N * K;
+    plan.bytesMoved = packed + dequantized + gemmBytes;
+    plan.deviceMemoryBytes = clampBytes(M * K * 2.0 + packed + dequantized + M * N * 2.0);
+
+    ExtraLaunch gemm;
+    gemm.role = "gemm";
+    gemm.why = kCublasWhy;
+    gemm.library = kCublas;
+    gemm.unknown = kCublasUnknown;
+    gemm.flops = plan.flops;
+    gemm.bytesMoved = gemmBytes;
+    plan.extraLaunches.push_back(gemm);
+
+    if (full) {
+        plan.note = std::string(dispatch.stack) + " dequantizes and runs an fp16 matmul from M = " + str(dispatch.dequantizeFromM) +
+                    ": the dequantized weight (K x N fp16) takes " + withThousands(static_cast<std::int64_t>(dequantized)) +
+                    " B more device memory";
+        // Upstream's grid rounds down and torch.empty leaves the rest: those weights are garbage.
+        if (n % kDequantColumnsPerBlock != 0)
+            plan.note += "; N % 64 != 0: the dequantize grid (N/64 rounded down) leaves the last " + str(n % kDequantColumnsPerBlock) +
+                         " columns of W unwritten";
+        if (k % kDequantRowsPerBlock != 0)
+            plan.note += "; K % 8 != 0: the dequantize grid leaves the last " + str(k % kDequantRowsPerBlock) + " rows of W unwritten";
+    }
+}
+
 }  // namespace
+
+const AwqGemmFamily::StackDispatch* AwqGemmFamily::stackDispatch(int variant) {
+    static const StackDispatch autoawq{"AutoAWQ", kAutoAwqDequantM, "dequantize + GEMM from M = 1024"};
+    static const StackDispatch vllm{"vLLM", kVllmDequantM, "dequantize + GEMM from M = 256"};
+    if (variant == AutoAwq) return &autoawq;
+    if (variant == Vllm) return &vllm;
+    return nullptr;
+}
 
 const std::vector<AwqGemmFamily::PrefillBucket>& AwqGemmFamily::prefillBuckets() {
     // AutoAWQ_kernels quantization_new/gemm/gemm_cuda.cu. smem = (CTA_M*CTA_K + CTA_N*CTA_K/4 + SCALES)
@@ -139,6 +241,18 @@ const std::vector<VariantInfo>& AwqGemmFamily::variants() const {
          "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu",
          {"M", 0, 0, 0},
          {"group_size", 32, 256, 4}},
+        {"autoawq",
+         "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = 1024; from it dequantize_weights_cuda, block (8, 8), "
+         "grid (N/64, K/8), then torch.matmul (cuBLAS fp16 GEMM)",
+         "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, 1108-1165",
+         {"M", 0, 0, 0},
+         {"N", 0, 0, 0}},
+        {"vllm",
+         "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below 256 tokens; from there awq_dequantize, block (8, 8), "
+         "grid (N/64, K/8), then torch.matmul (cuBLAS fp16 GEMM)",
+         "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu lines 274-381",
+         {"M", 0, 0, 0},
+         {"N", 0, 0, 0}},
     };
     return list;
 }
@@ -154,7 +268,7 @@ const ParameterList& AwqGemmFamily::parameters() const {
 }
 
 std::vector<std::string_view> AwqGemmFamily::kernelSymbols() const {
-    std::vector<std::string_view> symbols{kSymbol128, kSymbol64, kLegacySymbol};
+    std::vector<std::string_view> symbols{kSymbol128, kSymbol64, kLegacySymbol, kDequantizeSymbol};
     for (const auto& bucket : prefillBuckets()) symbols.push_back(bucket.symbol);
     return symbols;
 }
@@ -164,7 +278,11 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
     const std::int64_t m = shape[M], n = shape[N], k = shape[K], g = shape[GroupSize];
     const bool full = detail == PlanDetail::Full;
 
-    if (variant == Gemm) {
+    const StackDispatch* dispatch = stackDispatch(variant);
+    if (dispatch && m >= dispatch->dequantizeFromM) {
+        if (!checkStackShape(plan, dispatch->stack, n, k, g, detail)) return plan;
+        planDequantizeThenGemm(plan, *dispatch, m, n, k, g, detail);
+    } else if (variant == Gemm || dispatch) {
         if (!checkGemmShape(plan, n, k, g, kCtaN, detail)) return plan;
         const bool wide = n % 128 == 0;
         plan.tileIndex = wide ? 0 : 1;
@@ -177,7 +295,10 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
         plan.gridParameter = {M, -1, -1};
         plan.block = {kThreadsX, kThreadsY, 1};
         plan.paddingWaste = m > 0 ? static_cast<double>(roundUp(m, kTileM) - m) / static_cast<double>(roundUp(m, kTileM)) : 0.0;
-        if (full) plan.note = dispatchNote(m);
+        if (full && dispatch)
+            plan.note = std::string(dispatch->stack) + " runs this GEMM kernel below M = " + str(dispatch->dequantizeFromM) +
+                        "; from there it dequantizes and runs an fp16 matmul (cuBLAS)";
+        else if (full) plan.note = dispatchNote(m);
         setTraffic(plan, m, n, k, g, kSplitK);
     } else if (variant == LegacyGridY) {
         if (!checkGemmShape(plan, n, k, g, kLegacyCtaN, detail)) return plan;

@@ -1,5 +1,6 @@
-// awq_gemm: 4-bit AWQ GEMM (AutoAWQ/vLLM "GEMM" packing), with the legacy llm-awq launch and
-// the prefill kernel's M buckets.
+// awq_gemm: 4-bit AWQ GEMM (AutoAWQ/vLLM "GEMM" packing), with the legacy llm-awq launch, the
+// prefill kernel's M buckets, and the stacks' dispatch (`autoawq`, `vllm`): the GEMM kernel below
+// their M threshold, from it their dequantize kernel then an fp16 GEMM by cuBLAS (two launches).
 #pragma once
 
 #include "core/model/kernel_family.h"
@@ -9,7 +10,7 @@ namespace tilescope {
 class AwqGemmFamily final : public KernelFamily {
 public:
     enum Parameter { M, N, K, GroupSize };
-    enum Variant { Gemm, LegacyGridY, Prefill };
+    enum Variant { Gemm, LegacyGridY, Prefill, AutoAwq, Vllm };
 
     std::string_view name() const override { return "awq_gemm"; }
     std::string_view title() const override { return "AWQ 4-bit GEMM"; }
@@ -30,6 +31,16 @@ public:
         std::string_view symbol;
     };
     static const std::vector<PrefillBucket>& prefillBuckets();
+
+    // A stack's switch from the GEMM kernel to dequantize + torch.matmul (cuBLAS), by M.
+    struct StackDispatch {
+        std::string_view stack;        // "AutoAWQ"
+        std::int64_t dequantizeFromM;  // the first M that dispatches
+        std::string_view tile;         // the plan's tile from there: "dequantize + GEMM from M = 1024"
+    };
+    // nullptr for a variant that does not dispatch.
+    static const StackDispatch* stackDispatch(int variant);
+    static constexpr std::string_view kDequantizeSymbol = "awq_dequantize_weights";
 };
 
 }  // namespace tilescope

@@ -19,6 +19,12 @@ public:
     // Downloads the output and compares a sample of its rows (all when affordable) with the reference.
     virtual Result<ReferenceCheck> check() = 0;
     virtual std::string checkedRows() const = 0;  // "all 4096 rows", "rows 0..31 of 32768"
+    // A launch of the plan that a library makes (ExtraLaunch::chosenByLibrary: cuBLAS's GEMM after an AWQ
+    // stack's dequantize), on the legacy default stream after the kernels before it; the inputs hold
+    // its operands.
+    virtual Result<void> launchLibrary(const ExtraLaunch& launch) {
+        return makeError("these inputs make no " + std::string(launch.library) + " launch (" + std::string(launch.role) + ")");
+    }
 };
 
 // What each family with device code provides (kernels/<family>/inputs.cpp, named by INPUTS_FACTORY in

@@ -79,10 +79,12 @@ private:
     std::size_t m_bytes = 0;
 };
 
-// A launch after the main kernel (a split-KV combine): same parameter block, same stream.
+// A launch after the main kernel (a split-KV combine): same parameter block, same stream; or a
+// library's (cuBLAS's GEMM after a dequantize), which the inputs make with their own operands.
 struct ExtraKernel {
     const void* function = nullptr;
     cudaLaunchConfig_t config{};
+    const ExtraLaunch* library = nullptr;
 };
 
 // The plan's extra launches as device functions (symbol + suffix), with their opt-in attribute
@@ -90,6 +92,12 @@ struct ExtraKernel {
 std::vector<ExtraKernel> extraKernels(const LaunchPlan& plan, std::string_view suffix, std::string& missing) {
     std::vector<ExtraKernel> kernels;
     for (const ExtraLaunch& e : plan.extraLaunches) {
+        if (e.chosenByLibrary()) {
+            ExtraKernel k;
+            k.library = &e;
+            kernels.push_back(k);
+            continue;
+        }
         const std::string symbol = std::string(e.kernelSymbol) + std::string(suffix);
         ExtraKernel k;
         k.function = findDeviceKernel(symbol);
@@ -109,10 +117,29 @@ std::vector<ExtraKernel> extraKernels(const LaunchPlan& plan, std::string_view s
     return kernels;
 }
 
-cudaError_t launchExtraKernels(std::vector<ExtraKernel>& kernels, void** args) {
-    for (ExtraKernel& k : kernels)
+// A library launch's failure is not a CUDA launch error: its text goes to `libraryError`.
+cudaError_t launchExtraKernels(std::vector<ExtraKernel>& kernels, void** args, LaunchInputs& inputs, std::string& libraryError) {
+    for (ExtraKernel& k : kernels) {
+        if (k.library) {
+            if (auto launched = inputs.launchLibrary(*k.library); !launched) {
+                libraryError = std::string(k.library->library) + ": " + launched.error();
+                return cudaErrorUnknown;
+            }
+            continue;
+        }
         if (const cudaError_t e = cudaLaunchKernelExC(&k.config, k.function, args); e != cudaSuccess) return e;
+    }
     return cudaSuccess;
+}
+
+// Kernels per call for the CUPTI timing: ours are known; a library may launch one or more of its own
+// (cuBLAS: a GEMM, sometimes a split-K reduction), so then the records of the checked call plus the
+// repeats must divide evenly.
+int kernelsPerCall(const std::vector<ExtraKernel>& extras, std::size_t records, int repeats) {
+    const bool library = std::any_of(extras.begin(), extras.end(), [](const ExtraKernel& k) { return k.library != nullptr; });
+    if (!library) return 1 + static_cast<int>(extras.size());
+    const auto calls = static_cast<std::size_t>(repeats) + 1;
+    return records % calls == 0 ? static_cast<int>(records / calls) : 0;
 }
 
 }  // namespace
@@ -178,15 +205,16 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
     cudaEventCreate(&stop);
     if (options.tracer) options.tracer->pushExternalId(options.launchId);
     cudaError_t launch = cudaSuccess;
+    std::string libraryError;
     if (plan.optsIntoLargeSmem)
         launch = cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(plan.dynamicSmem));
     if (launch == cudaSuccess) {
         cudaEventRecord(start, nullptr);
         launch = cudaLaunchKernelExC(&config, function, args);
-        if (launch == cudaSuccess) launch = launchExtraKernels(extras, args);
+        if (launch == cudaSuccess) launch = launchExtraKernels(extras, args, **inputs, libraryError);
         cudaEventRecord(stop, nullptr);
     }
-    outcome.launch = outcomeOf(launch);
+    outcome.launch = libraryError.empty() ? outcomeOf(launch) : CudaOutcome{"library call failed", libraryError, -1};
     result.launched = true;
     if (launch != cudaSuccess) {
         cudaGetLastError();  // configuration errors are not sticky: clear them
@@ -212,7 +240,9 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             for (int i = 0; i < options.repeats; ++i) {
                 flusher.evict(i);
                 cudaEventRecord(start, nullptr);
-                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess || launchExtraKernels(extras, args) != cudaSuccess) break;
+                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess ||
+                    launchExtraKernels(extras, args, **inputs, libraryError) != cudaSuccess)
+                    break;
                 cudaEventRecord(stop, nullptr);
                 bool repeatTimedOut = false;
                 if (waitFor(stop, options.timeoutSeconds, repeatTimedOut) != cudaSuccess) {
@@ -243,8 +273,9 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             if (r.externalId && *r.externalId == static_cast<std::int64_t>(options.launchId)) result.apiRecords.push_back(std::move(r));
         result.droppedRecords = options.tracer->droppedRecords();
         if (outcome.timing)
-            if (auto cupti = timingFromRecords(outcome.records, outcome.timing->repeats, 1 + static_cast<int>(extras.size()),
-                                               outcome.timing->l2Flushed))
+            if (auto cupti =
+                    timingFromRecords(outcome.records, outcome.timing->repeats,
+                                      kernelsPerCall(extras, outcome.records.size(), outcome.timing->repeats), outcome.timing->l2Flushed))
                 outcome.timing = cupti;
     }
     result.outcome = std::move(outcome);

@@ -1,10 +1,10 @@
 #include "kernels/runtime/roofline_probe.h"
 
-#include <cublas_api.h>
+#include "kernels/runtime/cublas_library.h"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <ctime>
 #include <fstream>
@@ -57,42 +57,6 @@ Result<double> copyBandwidthGBps() {
     if (!seconds) return makeError("device-to-device copy failed");
     // A copy reads and writes every byte.
     return 2.0 * static_cast<double>(kCopyBytes) * kCopyRepeats / *seconds / 1e9;
-}
-
-// cuBLAS entry points, looked up at run time.
-struct Cublas {
-    void* library = nullptr;
-    cublasStatus_t (*create)(cublasHandle_t*) = nullptr;
-    cublasStatus_t (*destroy)(cublasHandle_t) = nullptr;
-    cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*, cudaDataType,
-                             int, const void*, cudaDataType, int, const void*, void*, cudaDataType, int, cublasComputeType_t,
-                             cublasGemmAlgo_t) = nullptr;
-    std::string name;
-};
-
-// The toolkit's own cuBLAS: first through the usual search (LD_LIBRARY_PATH, ldconfig), then the
-// default toolkit folder, as the GPU check's probe finds it through its RPATH.
-Result<Cublas> loadCublas() {
-    const std::string soname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-    std::string errors;
-    for (const std::string& path : {soname, "/usr/local/cuda/lib64/" + soname, std::string("libcublas.so")}) {
-        void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!library) {
-            const char* why = dlerror();
-            errors += (errors.empty() ? "" : "; ") + std::string(why ? why : path + ": cannot be loaded");
-            continue;
-        }
-        Cublas cublas;
-        cublas.library = library;
-        cublas.name = path;
-        cublas.create = reinterpret_cast<decltype(cublas.create)>(dlsym(library, "cublasCreate_v2"));
-        cublas.destroy = reinterpret_cast<decltype(cublas.destroy)>(dlsym(library, "cublasDestroy_v2"));
-        cublas.gemmEx = reinterpret_cast<decltype(cublas.gemmEx)>(dlsym(library, "cublasGemmEx"));
-        if (cublas.create && cublas.destroy && cublas.gemmEx) return cublas;
-        errors += (errors.empty() ? "" : "; ") + path + " lacks cublasCreate_v2 / cublasGemmEx";
-        dlclose(library);
-    }
-    return makeError("cuBLAS not found (" + errors + ")");
 }
 
 // Random values in [-1, 1) (a GEMM on zeros runs faster than on real data), made on the host.

@@ -16,3 +16,12 @@ tilescope_cli_golden(check_model_quant_config_alone
 tilescope_cli_golden(check_model_contradictory "check-model|tests/data/check_model_contradictory" GOLDEN_DIR check_model_golden)
 tilescope_cli_golden(check_model_bad_batch
   "check-model|${models}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json|--batch|8,0" GOLDEN_DIR check_model_golden)
+# --stack: the same checkpoint around vLLM's 256 tokens and AutoAWQ's M = 1024 ("ok (d)": dequantize + cuBLAS).
+tilescope_cli_golden(check_model_gemma_h200_vllm
+  "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|-d|h200|--batch|1|--seq|255,256,1023,1024|--stack|vllm"
+  GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_gemma_h200_autoawq_json
+  "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|-d|h200|--batch|1|--seq|1023,1024|--json"
+  GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_bad_stack
+  "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|--stack|tgi" GOLDEN_DIR check_model_golden)

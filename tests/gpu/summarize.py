@@ -236,7 +236,20 @@ def summary(a):
         for p in peers.get(case_key(run), []):
             row_peers.append({"peer": p["peer"], "median_us": p.get("median_us"), "error": p.get("error"),
                               "ours_over_peer": ours / p["median_us"] if ours and p.get("median_us") else None})
-        rows.append({"kernel": run.get("kernel"), "variant": run.get("variant"), "dtype": run.get("dtype"),
+        # A stack's dispatch (awq_gemm autoawq / vllm from their threshold, issue 30): our dequantize kernel then cuBLAS,
+        # side by side with PyTorch's fp16 GEMM at the same shape plus our dequantize records: within 1.15x.
+        dispatch = None
+        then = [e for e in plan.get("extra_launches", []) if e.get("library")]
+        dequant = sorted(r["end_ns"] - r["start_ns"] for r in run.get("records") or [] if r.get("name") == run.get("symbol"))
+        cublas = next((p.get("median_us") for p in peers.get(case_key(run), []) if p["peer"] == "cublas_fp16"), None)
+        if then and dequant and cublas and ours:
+            dequant_us = dequant[len(dequant) // 2] / 1e3
+            dispatch = {"dequantize_us": dequant_us, "cublas_fp16_us": cublas, "ratio": ours / (cublas + dequant_us)}
+            if dispatch["ratio"] > 1.15:
+                problems.append(f"dequantize + cuBLAS {ours:.1f} us is {dispatch['ratio']:.2f}x (PyTorch cuBLAS fp16 "
+                                f"{cublas:.1f} + our dequantize {dequant_us:.1f} us), over 1.15x")
+                failed += len(problems) == 1
+        rows.append({"kernel": run.get("kernel"), "variant": run.get("variant"), "dtype": run.get("dtype"), "dispatch": dispatch,
                      "shape": run.get("shape_text"), "verdict": plan.get("verdict"), "expected": run.get("expected_verdict"),
                      "cuda": (run.get("launch") or {}).get("name", "not launched"), "symbol": run.get("symbol"),
                      "registers": rec.get("registers_per_thread"), "ours_us": ours, "timing_source": timing.get("source"),

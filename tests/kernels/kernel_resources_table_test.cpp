@@ -101,7 +101,8 @@ TEST(KernelResourceTable, StaticSmemEqualsThePlannersClaim) {
                     if (call.kernelSymbol.empty()) continue;
                     // Every launch of the call: split-KV attention is followed by its combine kernel.
                     std::vector<LaunchPlan> launches{call};
-                    for (const ExtraLaunch& extra : call.extraLaunches) launches.push_back(extraLaunchPlan(call, extra));
+                    for (const ExtraLaunch& extra : call.extraLaunches)
+                        if (!extra.chosenByLibrary()) launches.push_back(extraLaunchPlan(call, extra));  // cuBLAS: not ours
                     for (const LaunchPlan& plan : launches) {
                         reached.insert(std::string(plan.kernelSymbol));
                         const auto found = compiledKernelResources().find(plan.kernelSymbol, device.computeCapability);

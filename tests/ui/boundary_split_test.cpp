@@ -1,6 +1,6 @@
 // Issue 19, offscreen: the Boundaries map over seqlen_k x batch draws where fa2's split-KV count
 // changes (dotted lines and region labels from the core's split outline) and names it in the
-// legend; the Runs page shows a split-KV run's two launches.
+// legend; the Runs page shows a split-KV run's two launches. Issue 30: a stack's dispatch has its own line.
 #include <QStandardPaths>
 #include <QTest>
 #include <cmath>
@@ -115,6 +115,41 @@ private slots:
         QVERIFY2(page->legendText().contains(QStringLiteral("splits its work 4 ways")), qPrintable(page->legendText()));
         QVERIFY2(page->cellDescription(0, map.height() - 1).contains(QStringLiteral("max_grid_dim_z")),
                  qPrintable(page->cellDescription(0, map.height() - 1)));
+    }
+
+    // Issue 30: awq_gemm autoawq dispatches to dequantize + cuBLAS from M = 1024; the map draws that edge
+    // as its own dashed line (not as a split change) and the Runs page names cuBLAS for the second launch.
+    void autoAwqDispatchDrawsItsLine() {
+        MainWindow window(false);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.state()->setKernel(QStringLiteral("awq_gemm"), QStringLiteral("autoawq")));
+        QVERIFY(window.state()->setDevice(QStringLiteral("h200")));
+        QVERIFY(window.showPage(QStringLiteral("boundaries")));
+        BoundaryPage* page = window.boundaryPage();
+        const BoundaryResult* result = mapOver(window, "M=64:2048:+64", "N=1024:4096:+1024");
+        QVERIFY(result);
+        QCOMPARE(result->dispatchOutline, dispatchBoundaryOutline(result->map));
+        QVERIFY(!result->dispatchOutline.empty());
+        QVERIFY(page->dispatchOutlineCurve()->visible());
+        QVERIFY(!page->splitOutlineCurve()->visible());
+        QVERIFY(!result->map.cell(14, 0).callsLibrary);  // M = 960
+        QVERIFY(result->map.cell(15, 0).callsLibrary);   // M = 1024
+        QVERIFY2(page->legendText().contains(QStringLiteral("dispatch")), qPrintable(page->legendText()));
+
+        Trace trace;
+        Run run;
+        run.kind = RunKind::Predicted;
+        const KernelChoice k = *resolveKernel(builtinKernels(), "awq_gemm", "autoawq");
+        run.parameters = k.family->parameters();
+        run.plan = k.family->plan(k.variant, *parseShape("M=4096,N=14336,K=4096,group_size=128", run.parameters),
+                                  *DeviceDatabase::embedded().find("h200"), PlanDetail::Full);
+        trace.runs.push_back(run);
+        RunModel model;
+        model.setTrace(&trace);
+        QCOMPARE(model.index(0, RunModel::Grid).data().toString(), QStringLiteral("(224, 512, 1) + cuBLAS"));
+        QVERIFY2(model.index(0, RunModel::Grid).data(Qt::ToolTipRole).toString().contains(QStringLiteral("then gemm by cuBLAS")),
+                 qPrintable(model.index(0, RunModel::Grid).data(Qt::ToolTipRole).toString()));
     }
 
     void runsShowBothLaunches() {
