@@ -11,6 +11,7 @@
 #include <climits>
 
 #include "core/model/launch_checks.h"
+#include "core/series/boundary_colours.h"
 #include "ui/explorer_state.h"
 #include "ui/qt_text.h"
 #include "ui/shape_spin_box.h"
@@ -35,7 +36,8 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
       m_family(new QComboBox),
       m_variant(new QComboBox),
       m_cudaRuntime(new QComboBox),
-      m_parameterForm(new QFormLayout) {
+      m_parameterForm(new QFormLayout),
+      m_refusal(new QLabel) {
     m_device->setObjectName(QStringLiteral("deviceBox"));
     m_compare->setObjectName(QStringLiteral("compareBox"));
     m_family->setObjectName(QStringLiteral("familyBox"));
@@ -88,7 +90,12 @@ ShapePanelWidget::ShapePanelWidget(ExplorerState* state, QWidget* parent)
     form->addRow(tr("&Variant"), m_variant);
     form->addRow(tr("CUDA &runtime"), m_cudaRuntime);
     auto* shapeBox = new QGroupBox(tr("Shape"));
-    shapeBox->setLayout(m_parameterForm);
+    auto* shapeLayout = new QVBoxLayout(shapeBox);
+    shapeLayout->addLayout(m_parameterForm);
+    m_refusal->setObjectName(QStringLiteral("refusalLabel"));
+    m_refusal->setWordWrap(true);
+    m_refusal->hide();
+    shapeLayout->addWidget(m_refusal);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(kernelBox);
     layout->addWidget(shapeBox);
@@ -110,7 +117,10 @@ QSpinBox* ShapePanelWidget::parameterSpinBox(int index) const {
     return index >= 0 && index < static_cast<int>(m_spinBoxes.size()) ? m_spinBoxes[static_cast<std::size_t>(index)] : nullptr;
 }
 
+QString ShapePanelWidget::refusalText() const { return m_refusal->isHidden() ? QString() : m_refusal->text(); }
+
 void ShapePanelWidget::rebuildParameters() {
+    m_refusal->hide();
     while (m_parameterForm->rowCount() > 0) m_parameterForm->removeRow(0);
     m_spinBoxes.clear();
     const ParameterList& parameters = m_state->parameters();
@@ -134,6 +144,14 @@ void ShapePanelWidget::rebuildParameters() {
                              .arg(p.defaultValue)
                              .arg(steps));
         connect(spin, &QSpinBox::valueChanged, this, [this, i](int value) { m_state->setParameter(i, value); });
+        connect(spin, &ShapeSpinBox::refused, this, [this](const QString& message) {
+            QPalette red = m_refusal->palette();
+            red.setColor(QPalette::WindowText, toQColor(verdictColour(Verdict::InvalidLaunch)));
+            m_refusal->setPalette(red);
+            m_refusal->setText(message);
+            m_refusal->show();
+        });
+        connect(spin, &ShapeSpinBox::refusalCleared, m_refusal, &QLabel::hide);
         // Alt+first letter reaches the box (issue #15 item 15); the label names the parameter as the CLI does.
         auto* label = new QLabel(QLatin1Char('&') + name);
         label->setBuddy(spin);
@@ -150,6 +168,7 @@ void ShapePanelWidget::rebuildParameters() {
 }
 
 void ShapePanelWidget::syncFromState() {
+    m_refusal->hide();  // the state moved on (an accepted edit, undo, another kernel): the refusal is history
     const QSignalBlocker b1(m_device), b2(m_compare), b3(m_family), b4(m_variant), b5(m_cudaRuntime);
     m_cudaRuntime->setCurrentIndex(m_cudaRuntime->findData(m_state->cudaRuntime()));
     m_device->setCurrentIndex(m_device->findData(QString::fromStdString(m_state->device().id)));

@@ -1,5 +1,6 @@
 // ShapePanelWidget: device, compare-device, kernel family, variant, CUDA runtime, and one spin box
-// per shape parameter built from the family's parameter list. Every edit goes straight to the state.
+// per shape parameter built from the family's parameter list. Every committed edit goes to the state;
+// a refused one is said under the parameters.
 #pragma once
 
 #include <QWidget>
@@ -7,6 +8,7 @@
 
 class QComboBox;
 class QFormLayout;
+class QLabel;
 class QSpinBox;
 
 namespace tilescope {
@@ -24,6 +26,8 @@ public:
     QComboBox* familyBox() const { return m_family; }
     QComboBox* variantBox() const { return m_variant; }
     QComboBox* cudaRuntimeBox() const { return m_cudaRuntime; }
+    // Why the last typed value was refused (out of range, not a number); empty after an accepted edit.
+    QString refusalText() const;
 
 private:
     void rebuildParameters();
@@ -36,6 +40,7 @@ private:
     QComboBox* m_variant;
     QComboBox* m_cudaRuntime;
     QFormLayout* m_parameterForm;
+    QLabel* m_refusal;  // under the parameters, red: a typed value that was not planned
     std::vector<QSpinBox*> m_spinBoxes;
 };
 
