@@ -3,6 +3,7 @@
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -69,8 +70,16 @@ LaunchPage::LaunchPage(ExplorerState* state, QWidget* parent)
     m_noLaunch->setAlignment(Qt::AlignCenter);
     m_noLaunch->setWordWrap(true);
     m_noLaunch->setMargin(24);
+    // The chart keeps a line per row (below); when the page is shorter than that (the Diagnose dock
+    // dragged tall at 1,024 x 700) the page scrolls rather than raising the window's height (issue 31 items 1, 2).
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("launchScroll"));
+    scroll->setWidget(splitter);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_stack = new QStackedWidget;
-    m_stack->addWidget(splitter);
+    m_stack->addWidget(scroll);
     m_stack->addWidget(m_noLaunch);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -106,6 +115,10 @@ void LaunchPage::refreshPlots() {
     limitLine->setPen(QPen(m_plot->textColour(), 1.5, Qt::DashLine));
     limitLine->setLayer(QStringLiteral("grid"));
     QVector<double> withinKeys, withinValues, overKeys, overValues;
+    // Where each label starts (axis units) and how wide it is (pixels): the axis reaches far enough right
+    // for the widest, so "— over by 12" is not cut off at the edge (issue 31, smaller items).
+    std::vector<std::pair<double, int>> labelExtents;
+    const QFontMetrics labelMetrics(m_plot->font());
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const QColor red = toQColor(verdictColour(Verdict::InvalidLaunch));
     const int n = static_cast<int>(rows.size());
@@ -138,6 +151,7 @@ void LaunchPage::refreshPlots() {
         // Labels start right of the 100 % line so it never crosses their text.
         text->position->setCoords(std::max(barEnd, 100.0) + 2.0, key);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        labelExtents.emplace_back(std::max(barEnd, 100.0) + 2.0, labelMetrics.horizontalAdvance(label) + 8);
         if (u.fails()) text->setColor(red);
     }
     m_within->setData(withinKeys, withinValues, true);
@@ -158,9 +172,20 @@ void LaunchPage::refreshPlots() {
     const int lineHeight = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
     m_plot->setMinimumHeight(n * (lineHeight + 1) + kAxisAndLegendHeight);
     m_plot->yAxis->grid()->setVisible(false);
-    // Room on the right for the labels of the longest bars.
-    m_plot->xAxis->setRange(0.0, kBarDisplayCapPct * 1.9);
+    // Room on the right for the labels of the longest bars: a label from s units, w px wide, ends inside
+    // a range R drawn over W px when s + w R / W <= R, so R >= s / (1 - w / W).
+    const double axisPixels = m_plot->axisRect()->width() > 0 ? m_plot->axisRect()->width() : std::max(1, m_plot->width() - 120);
+    double right = kBarDisplayCapPct * 1.9;
+    for (const auto& [start, pixels] : labelExtents)
+        if (pixels < axisPixels * 0.9) right = std::max(right, start / (1.0 - pixels / axisPixels));
+    m_plot->xAxis->setRange(0.0, std::min(right, kBarDisplayCapPct * 6.0));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LaunchPage::resizeEvent(QResizeEvent* event) {
+    PlotPage::resizeEvent(event);
+    // The axis' right end depends on the plot's width (the labels' room, above).
+    if (!showsNoLaunch()) scheduleRefresh();
 }
 
 }  // namespace tilescope

@@ -28,6 +28,9 @@ public:
     bool showsNoLaunch() const;
     PlotWidget* plot() const { return m_plot; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     // The model follows every change; the plot is rebuilt only while the page is visible.
     void updateModel();

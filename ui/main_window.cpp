@@ -18,6 +18,7 @@
 #include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QWindow>
 
 #include "ui/about_dialog.h"
 #include "ui/app_theme.h"
@@ -60,6 +61,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     m_banner = new VerdictBannerWidget(m_state);
     m_pages = new QTabWidget;
     m_pages->setObjectName(QStringLiteral("pages"));
+    // Explicit, so the tallest page (Occupancy's two rows of plots) does not set how far the Diagnose dock
+    // can be dragged up: at 1,024 x 700 it stopped at ~195 px, four lines of a finding (issue 31 item 2).
+    // A page given less than it asks for scrolls (Launch) or draws its plots smaller.
+    m_pages->setMinimumSize(kPagesMinimumSize);
     m_launch = new LaunchPage(m_state);
     m_occupancy = new OccupancyPage(m_state);
     m_sharedMemory = new SharedMemoryPage(m_state);
@@ -92,7 +97,28 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     if (m_useSettings) {
         QSettings settings;
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-        restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+        if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray()) && !m_diagnoseDock->isHidden())
+            m_diagnoseDockSized = true;  // the user's own height, saved
+    }
+    fitToScreen(QGuiApplication::primaryScreen());
+}
+
+void MainWindow::fitToScreen(const QScreen* screen) {
+    if (!screen) return;
+    const QSize available = screen->availableGeometry().size();
+    // An explicit minimum, so a page's or a dock's minimum no longer raises the window's: opening the
+    // Diagnose dock, a model check and a device change made it 854 px tall on an 800 px screen, and it
+    // never shrank back (issue 31 item 1). What does not fit scrolls inside the window instead.
+    setMinimumSize(kMinimumWindowSize.boundedTo(available));
+    if (!isMaximized() && !isFullScreen()) resize(size().boundedTo(available));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // The screen a window is on is known once it has a native window: follow it when it moves to another.
+    if (QWindow* window = windowHandle(); window && !m_followsScreen) {
+        m_followsScreen = true;
+        connect(window, &QWindow::screenChanged, this, &MainWindow::fitToScreen);
     }
 }
 
@@ -203,6 +229,13 @@ void MainWindow::addDiagnoseDock() {
     // Hidden until asked for (View menu, Open Model Config, a restored window state): it would take
     // half the height every page's plots need.
     m_diagnoseDock->hide();
+    // Shown for the first time, it gets two fifths of the window: at its minimum it showed four lines of
+    // a finding and two model rows (issue 31 item 2); a user's own drag is kept after that.
+    connect(m_diagnoseDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || m_diagnoseDockSized || m_diagnoseDock->isFloating()) return;
+        m_diagnoseDockSized = true;
+        resizeDocks({m_diagnoseDock}, {height() * 2 / 5}, Qt::Vertical);
+    });
     connect(m_diagnoseDock, &DiagnoseDock::pageRequested, this, &MainWindow::showPage);
     // Found by title so buildMenus() stays as it is: File > Open Model Config before the Quit separator.
     const auto menus = menuBar()->findChildren<QMenu*>(Qt::FindDirectChildrenOnly);

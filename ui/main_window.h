@@ -13,6 +13,7 @@ class QLabel;
 class QMenu;
 class QAction;
 class QProgressDialog;
+class QScreen;
 class QTabWidget;
 
 namespace tilescope {
@@ -104,13 +105,20 @@ public:
     // Renders the window at `size` and writes a PNG; false on a write error.
     bool saveScreenshot(const QString& fileName, QSize size);
 
+    // The window's smallest size, bounded by the screen's: it never outgrows the screen it is on.
+    static constexpr QSize kMinimumWindowSize{800, 500};
+    // The pages' smallest size, whatever a page asks for: what the Diagnose dock may leave them.
+    static constexpr QSize kPagesMinimumSize{480, 180};
+
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
     static QString bundledFolder(const QString& name);
+    void fitToScreen(const QScreen* screen);
     void buildMenus();
     void refreshTitle();
     void loadSettings();
@@ -122,6 +130,8 @@ private:
     void buildTracePages();
     void buildTraceMenus();
     void showMessage(const QString& title, const QString& text);
+    // Hides a progress dialog at once (its error box comes next) and deletes it later; sets it to null.
+    static void closeProgress(QProgressDialog*& dialog);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void refreshGpuActions();
@@ -164,6 +174,8 @@ private:
     TilesPage* m_tiles;
     QLabel* m_statusLabel;
     DiagnoseDock* m_diagnoseDock = nullptr;
+    bool m_diagnoseDockSized = false;  // the dock got its first height (two fifths of the window)
+    bool m_followsScreen = false;      // fitToScreen() is connected to the native window's screenChanged
 };
 
 }  // namespace tilescope

@@ -147,11 +147,8 @@ void MainWindow::buildTraceMenus() {
         if (m_gpuProgress) m_gpuProgress->setLabelText(tr("Calibrating the roofline of this GPU: %1").arg(step));
     });
     connect(m_gpu, &GpuRunController::calibrationFinished, this, [this](std::optional<Calibration> calibration, const QString& failure) {
-        if (m_gpuProgress) {
-            m_gpuProgress->disconnect(m_gpu);
-            m_gpuProgress->deleteLater();
-            m_gpuProgress = nullptr;
-        }
+        if (m_gpuProgress) m_gpuProgress->disconnect(m_gpu);
+        closeProgress(m_gpuProgress);
         refreshCalibrateAction();
         if (!calibration) {
             statusBar()->showMessage(tr("Calibration failed: %1").arg(failure));
@@ -185,6 +182,14 @@ QString MainWindow::bundledFolder(const QString& name) {
 QString MainWindow::samplesFolder() { return bundledFolder(QStringLiteral("samples")); }
 
 QString MainWindow::modelsFolder() { return bundledFolder(QStringLiteral("models")); }
+
+void MainWindow::closeProgress(QProgressDialog*& dialog) {
+    if (!dialog) return;
+    dialog->reset();  // stops the minimum-duration timer that would show it later
+    dialog->hide();
+    dialog->deleteLater();
+    dialog = nullptr;
+}
 
 void MainWindow::showMessage(const QString& title, const QString& text) {
     if (m_messageSink) m_messageSink(title, text);
@@ -244,24 +249,25 @@ void MainWindow::openTrace(const QString& path) {
     poll->start(100);
     // Cancelling stops waiting at once; a profiler-trace import also stops reading at its next
     // 8 MB read (a native trace is read to its end), and whatever it returns is dropped.
-    connect(m_loadProgress, &QProgressDialog::canceled, watcher, [this, watcher, state] {
+    connect(m_loadProgress, &QProgressDialog::canceled, watcher, [this, watcher, state, poll] {
+        poll->stop();
         state->cancelled.store(true);
         watcher->disconnect(this);
         m_loading = nullptr;
-        m_loadProgress->deleteLater();
-        m_loadProgress = nullptr;
+        closeProgress(m_loadProgress);
         statusBar()->showMessage(tr("Import cancelled; the open trace is unchanged."), 5000);
         connect(watcher, &QFutureWatcher<Result<Trace>>::finished, watcher, &QObject::deleteLater);
     });
-    connect(watcher, &QFutureWatcher<Result<Trace>>::finished, this, [this, watcher, path] {
+    connect(watcher, &QFutureWatcher<Result<Trace>>::finished, this, [this, watcher, path, poll] {
+        // The poll's setValue() would show the dialog again while the error box is open.
+        poll->stop();
         Result<Trace> result = watcher->result();
         watcher->deleteLater();
         m_loading = nullptr;
-        if (m_loadProgress) {
-            m_loadProgress->disconnect(watcher);
-            m_loadProgress->deleteLater();
-            m_loadProgress = nullptr;
-        }
+        if (m_loadProgress) m_loadProgress->disconnect(watcher);
+        // Closed before the error box: a deleteLater()'d dialog stayed on screen, and its show timer
+        // still fired, over the message box ("Reading bogus.json… 0 %", issue 31 item 9).
+        closeProgress(m_loadProgress);
         if (!result) {
             showMessage(tr("Cannot open trace"), QString::fromStdString(result.error()));
             return;
@@ -420,11 +426,8 @@ void MainWindow::calibrateGpu() {
 }
 
 void MainWindow::onGpuFinished(std::vector<Run> runs, const QString& failure) {
-    if (m_gpuProgress) {
-        m_gpuProgress->disconnect(m_gpu);
-        m_gpuProgress->deleteLater();
-        m_gpuProgress = nullptr;
-    }
+    if (m_gpuProgress) m_gpuProgress->disconnect(m_gpu);
+    closeProgress(m_gpuProgress);
     const auto count = runs.size();
     m_document->addRuns(std::move(runs), {});
     refreshGpuActions();
