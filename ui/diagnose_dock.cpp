@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "core/series/launch_usage.h"
+#include "core/model/launch_checks.h"
 #include "core/model/sweep.h"
 #include "core/model/text_format.h"
 #include "ui/boundary_page.h"
@@ -36,6 +37,21 @@ QString kernelText(const DiagnosisFinding& f) {
 }
 
 }  // namespace
+
+int cudaRuntimeOfLaunchError(const std::string& logText) {
+    // The runtime whose grid/block rejection the text quotes; the longer text first, as it holds no shorter one.
+    int found = 0;
+    std::size_t longest = 0;
+    for (const int runtime : kCudaRuntimeChoices) {
+        const LaunchRejection rejection = launchConfigurationRejection(runtime);
+        for (const std::string_view quoted : {rejection.message, rejection.error.name})
+            if (quoted.size() > longest && logText.find(quoted) != std::string::npos) {
+                found = runtime;
+                longest = quoted.size();
+            }
+    }
+    return found;
+}
 
 // ---- DiagnosisModel ----------------------------------------------------------------------
 
@@ -379,6 +395,9 @@ bool DiagnoseDock::openBoundaryMap(int row) {
         m_status->setText(tr("Unknown device %1.").arg(QString::fromStdString(finding.sweepDevice)));
         return false;
     }
+    // The log's own launch error names its CUDA runtime ("invalid configuration argument" is 12's, "invalid
+    // argument" 13's): the banner then says what the log says (issue 31 item 3).
+    if (const int runtime = cudaRuntimeOfLaunchError(finding.message); runtime > 0) m_state->setCudaRuntime(runtime);
     auto shape = parseShape(finding.sweepShape, m_state->parameters());  // "" gives the family's defaults
     auto axis = parseSweepAxis(finding.sweepAxis, m_state->parameters());
     if (!shape || !axis || !m_state->setShape(*shape)) {
