@@ -1,6 +1,7 @@
 #include "ui/launch_model.h"
 
 #include <QBrush>
+#include <algorithm>
 
 #include "ui/qt_text.h"
 
@@ -19,6 +20,19 @@ std::vector<LaunchUsage> callLaunchUsage(const LaunchPlan& plan, const DeviceSpe
             row.label = std::string(extra.role) + ": " + row.label;
             rows.push_back(std::move(row));
         }
+    // The limit the banner names gets a row when no launch figure carries it (device memory, a
+    // divisibility rule): the page showed every bar within limits for a shape the banner refused.
+    const LimitHit* hit = plan.ok() || !plan.limit ? nullptr : &*plan.limit;
+    const bool shown = hit && std::any_of(rows.begin(), rows.end(), [&](const LaunchUsage& u) { return u.limitName == hit->name; });
+    if (hit && !shown && plan.hasLaunch() && hit->actual > hit->limit) {
+        LaunchUsage row;
+        row.label = hit->name == "memory_bytes" ? "device memory" : std::string(hit->name);
+        row.limitName = std::string(hit->name);
+        row.value = static_cast<double>(hit->actual);
+        row.limit = static_cast<double>(hit->limit);
+        row.unit = hit->name.find("mem") != std::string_view::npos ? "bytes" : "";
+        rows.push_back(std::move(row));
+    }
     return rows;
 }
 

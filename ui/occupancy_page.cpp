@@ -57,10 +57,6 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
     m_assumedRegisters->setObjectName(QStringLiteral("assumedRegisters"));
     m_assumedRegisters->setRange(1, 255);
     m_assumedRegisters->setValue(kDefaultAssumedRegisters);
-    m_assumedRegisters->setToolTip(
-        tr("Registers per thread come from the compiler's ptxas report; this build's table has no "
-           "entry for this kernel on this device's architecture. The curves assume this count; the "
-           "real point stays unknown."));
     m_summary->setObjectName(QStringLiteral("occupancySummary"));
     m_summary->setWordWrap(true);
     m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -84,6 +80,15 @@ void OccupancyPage::refreshPlots() {
     const LaunchPlan& plan = m_state->plan();
     const bool registersKnown = plan.registers.has_value();
     m_assumedRegisters->setEnabled(!registersKnown);
+    // The tooltip says where this count comes from, or why it is assumed: on awq_gemm it said "no entry"
+    // while the page showed 215 registers from the ptxas table (issue 31 item 5).
+    m_assumedRegisters->setToolTip(
+        registersKnown ? tr("Not needed: this plan's registers per thread are known (%1), so no count is assumed.").arg(*plan.registers)
+        : !plan.hasLaunch() ? tr("The planner refused this shape before it chose a kernel, so there are no registers to look up; the "
+                                 "curves assume this count.")
+                            : tr("Registers per thread come from the compiler's ptxas report; this build's table has no "
+                                 "entry for this kernel on this device's architecture. The curves assume this count; the "
+                                 "real point stays unknown."));
     const int registers = registersKnown ? *plan.registers : m_assumedRegisters->value();
     const OccupancyCurveInput input{static_cast<int>(plan.threadsPerBlock()), registers, plan.staticSmem, plan.dynamicSmem,
                                     plan.optsIntoLargeSmem};
@@ -104,7 +109,9 @@ void OccupancyPage::refreshPlots() {
         plot->clearGraphs();
         plot->clearItems();
     }
-    const bool launchKnown = input.threadsPerBlock > 0;
+    // A shape the planner refuses before a launch exists has no current point (it drew 50 % for one the
+    // banner refused, issue 31 item 5).
+    const bool launchKnown = plan.hasLaunch() && input.threadsPerBlock > 0;
     for (const Series& s : series) {
         const QString device = QString::fromStdString(s.device->id);
         maxWarps = std::max(maxWarps, s.curves.maxWarpsPerSm);
@@ -117,7 +124,7 @@ void OccupancyPage::refreshPlots() {
         markPoint(m_plots[2], static_cast<double>(plan.totalSmem()), warps, s.colour, tr("%1 current").arg(device));
         if (registersKnown) markPoint(m_plots[1], registers, warps, s.colour, tr("%1 current").arg(device));
     }
-    if (!registersKnown) {
+    if (!registersKnown && launchKnown) {
         for (PlotWidget* plot : {m_plots[0], m_plots[2]}) {
             QCPItemText* assumed = addPlotLabel(plot, tr("assumption: %1 registers per thread").arg(registers));
             assumed->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
@@ -137,8 +144,9 @@ void OccupancyPage::refreshPlots() {
 
     QString text;
     if (!launchKnown) {
-        text = tr("The plan failed before a launch configuration existed (%1); the curves use no block size.")
-                   .arg(toQString(verdictName(plan.verdict)));
+        text = tr("<b>No launch to show.</b> The planner refuses this shape before it sets a launch (%1: %2), so there is no "
+                  "current point; the curves show the device alone.")
+                   .arg(toQString(verdictName(plan.verdict)), QString::fromStdString(plan.message).toHtmlEscaped());
     }
     for (const Series& s : series) {
         const QString device = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(s.device->id));
@@ -156,7 +164,7 @@ void OccupancyPage::refreshPlots() {
                     .arg(o.activeBlocksPerSm)
                     .arg(QString::fromStdString(limiterText(o)), assumption);
     }
-    if (!registersKnown)
+    if (!registersKnown && launchKnown)
         text +=
             tr("<br>Registers per thread are <b>unknown</b>: this build's ptxas resource table has no entry for this "
                "kernel on this architecture (it compiles the kernels for TILESCOPE_CUDA_ARCHS only), so every figure above "

@@ -25,8 +25,17 @@ void PlotPage::showEvent(QShowEvent* event) {
 
 void PlotPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
-        if (isVisible()) recolour();
-        else m_stale = true;
+        // Queued: the page hears of a new palette before its plots do, and a redraw at once took their
+        // old text colour (black labels on the dark theme restored at start, issue 31 item 8).
+        if (!isVisible()) m_stale = true;
+        else
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (isVisible()) recolour();
+                    else m_stale = true;
+                },
+                Qt::QueuedConnection);
     }
     QWidget::changeEvent(event);
 }

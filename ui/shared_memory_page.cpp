@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "core/model/device_spec.h"
+#include "core/series/boundary_colours.h"
 #include "ui/candidate_model.h"
 #include "ui/explorer_state.h"
 #include "ui/plot_widget.h"
@@ -58,7 +59,19 @@ void SharedMemoryPage::refreshPlots() {
     // A planner without a tile search still has one launch: show its bytes as the only bar.
     std::vector<TileCandidate> bars = m_model->candidates();
     int chosen = m_model->chosen();
-    if (bars.empty()) {
+    if (!plan.hasLaunch()) {
+        // Refused before a launch exists: the figure the planner refused is the bar, not a launch of 0 B
+        // ("static 0 B + dynamic 0 B" for 65,536 B of static shared memory, issue 31 item 4).
+        const bool smemLimit = plan.limit && plan.limit->name.find("smem") != std::string_view::npos;
+        if (smemLimit) bars = {{plan.limit->name, plan.limit->actual, false}};
+        else bars.clear();
+        chosen = 0;
+        m_note->setText(smemLimit ? tr("No launch: the planner refuses %1 B of shared memory before it sets a launch (%2 is %3 B). %4")
+                                        .arg(groupedNumber(static_cast<double>(plan.limit->actual)), toQString(plan.limit->name),
+                                             groupedNumber(static_cast<double>(plan.limit->limit)), QString::fromStdString(plan.message))
+                                  : tr("No launch: the planner refuses this shape before it sets shared memory. %1")
+                                        .arg(QString::fromStdString(plan.message)));
+    } else if (bars.empty()) {
         bars.push_back({plan.tile.empty() ? std::string_view("launch") : plan.tile, plan.totalSmem(), plan.ok()});
         chosen = 0;
         m_note->setText(tr("This planner tries no tile candidates; the bar is the launch's own shared memory "
@@ -81,8 +94,10 @@ void SharedMemoryPage::refreshPlots() {
     faded.setAlpha(90);
     others->setBrush(faded);
     others->setPen(Qt::NoPen);
-    picked->setBrush(accent);
-    picked->setPen(QPen(accent.darker(140), 2));
+    const QColor pickedColour =
+        plan.hasLaunch() ? accent : toQColor(verdictColour(plan.verdict));  // a refused figure is in the verdict's colour
+    picked->setBrush(pickedColour);
+    picked->setPen(QPen(pickedColour.darker(140), 2));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double top = 0;
     for (int i = 0; i < static_cast<int>(bars.size()); ++i) {

@@ -94,6 +94,20 @@ void VerdictBannerWidget::refresh() {
     m_label->setPalette(p);
     m_fixButton->setVisible(!plan.ok());
     m_fixButton->setEnabled(plan.fixShape.has_value());
+    // A greyed button says why, on its face and in its tooltip, instead of promising a fix (issue 31 item 10).
+    if (plan.fixShape) {
+        m_fixButton->setText(tr("Move to the &suggested shape"));
+        m_fixButton->setToolTip(tr("Set the shape to the nearest passing one the fix finder found: %1")
+                                    .arg(QString::fromStdString(formatShape(*plan.fixShape, m_state->parameters()))));
+    } else {
+        m_fixButton->setText(tr("No suggested shape"));
+        m_fixButton->setToolTip(
+            tr("No value of %1 launches with the other parameters as they are, so there is no shape to move to; "
+               "the fix line says what to change instead.")
+                .arg(plan.failingParameter >= 0 && plan.failingParameter < static_cast<int>(m_state->parameters().size())
+                         ? QString::fromStdString(m_state->parameters()[static_cast<std::size_t>(plan.failingParameter)].name)
+                         : tr("the failing parameter")));
+    }
 }
 
 }  // namespace tilescope
