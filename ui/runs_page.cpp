@@ -86,6 +86,8 @@ RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* paren
     connect(m_document, &TraceDocument::traceChanged, this, &RunsPage::refresh);
     // A newly opened trace starts at its first row and column, not where the last one was left.
     connect(m_document, &TraceDocument::opened, this, [this] {
+        // ... unfiltered too: "Only flagged rows" kept from the last trace opened the MI250 sample empty (issue 31 item 13).
+        m_flaggedOnly->setChecked(false);
         m_table->horizontalScrollBar()->setValue(0);
         m_table->scrollToTop();
     });
