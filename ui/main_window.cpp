@@ -15,6 +15,8 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -61,10 +63,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     m_banner = new VerdictBannerWidget(m_state);
     m_pages = new QTabWidget;
     m_pages->setObjectName(QStringLiteral("pages"));
-    // Explicit, so the tallest page (Occupancy's two rows of plots) does not set how far the Diagnose dock
-    // can be dragged up: at 1,024 x 700 it stopped at ~195 px, four lines of a finding (issue 31 item 2).
-    // A page given less than it asks for scrolls (Launch) or draws its plots smaller.
-    m_pages->setMinimumSize(kPagesMinimumSize);
+    // What the current page needs, not the tallest page's (Occupancy's two rows of plots): the tallest
+    // kept the Diagnose dock at ~195 px on a 1,024 x 700 screen, four lines of a finding (issue 31
+    // item 2). The Launch page scrolls, so with it shown the dock may take most of the height.
+    connect(m_pages, &QTabWidget::currentChanged, this, &MainWindow::fitPagesMinimum);
     m_launch = new LaunchPage(m_state);
     m_occupancy = new OccupancyPage(m_state);
     m_sharedMemory = new SharedMemoryPage(m_state);
@@ -76,6 +78,7 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     m_pages->addTab(m_boundary, tr("&Boundaries"));
     m_pages->addTab(m_tiles, tr("&Tiles && buckets"));
     buildTracePages();
+    fitPagesMinimum();
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 0);
@@ -101,6 +104,14 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
             m_diagnoseDockSized = true;  // the user's own height, saved
     }
     fitToScreen(QGuiApplication::primaryScreen());
+}
+
+void MainWindow::fitPagesMinimum() {
+    const QWidget* page = m_pages->currentWidget();
+    // A plot page's own minimum lets its legend run over its axis labels; only the Launch page scrolls.
+    const int pageHeight = !page ? 0 : std::max(page->minimumSizeHint().height(), page == m_launch ? 0 : kPlotPageMinimumHeight);
+    const int chrome = m_pages->tabBar()->sizeHint().height() + 2 * m_pages->style()->pixelMetric(QStyle::PM_DefaultFrameWidth);
+    m_pages->setMinimumSize(kPagesMinimumSize.expandedTo(QSize(0, pageHeight + chrome)));
 }
 
 void MainWindow::fitToScreen(const QScreen* screen) {

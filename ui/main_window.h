@@ -14,6 +14,7 @@ class QMenu;
 class QAction;
 class QProgressDialog;
 class QScreen;
+class QShortcut;
 class QTabWidget;
 
 namespace tilescope {
@@ -86,6 +87,8 @@ public:
     bool openBuildLog(const QString& path);
     bool isLoading() const { return m_loading != nullptr; }
     bool saveTraceTo(const QString& path);
+    // What File > Save Trace As offers: the open trace's name as a *.tilescope.json.
+    QString defaultTraceFileName() const;
     bool exportReportTo(const QString& path);
     // The bundled folders, next to the install prefix, else in the source tree: example traces
     // (File > Open Example) and checkpoint configs (File > Open Model Config).
@@ -107,8 +110,9 @@ public:
 
     // The window's smallest size, bounded by the screen's: it never outgrows the screen it is on.
     static constexpr QSize kMinimumWindowSize{800, 500};
-    // The pages' smallest size, whatever a page asks for: what the Diagnose dock may leave them.
+    // The pages' smallest size, and more when the current page asks for more (fitPagesMinimum).
     static constexpr QSize kPagesMinimumSize{480, 180};
+    static constexpr int kPlotPageMinimumHeight = 320;  // a page that does not scroll (all but Launch)
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -119,6 +123,7 @@ protected:
 private:
     static QString bundledFolder(const QString& name);
     void fitToScreen(const QScreen* screen);
+    void fitPagesMinimum();  // the page area's minimum: the current page's, not the tallest page's
     void buildMenus();
     void refreshTitle();
     void loadSettings();
@@ -158,6 +163,7 @@ private:
     QAction* m_undoAction = nullptr;
     QAction* m_sweepAction = nullptr;
     QAction* m_calibrateAction = nullptr;
+    QShortcut* m_runUnavailableShortcut = nullptr;  // Ctrl+G while Run is off: says why
     // First entry of the GPU menu while no run is possible: why, in the menu itself (not only a tooltip).
     QAction* m_gpuStateAction = nullptr;
     QLabel* m_traceLabel = nullptr;

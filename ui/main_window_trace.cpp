@@ -14,6 +14,7 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -138,6 +139,11 @@ void MainWindow::buildTraceMenus() {
     gpu->addSeparator();
     m_runAction = gpu->addAction(tr("&Run This Shape on the GPU"), this, &MainWindow::runOnGpu);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_runUnavailableShortcut = new QShortcut(m_runAction->shortcut(), this);
+    m_runUnavailableShortcut->setObjectName(QStringLiteral("runUnavailableShortcut"));
+    connect(m_runUnavailableShortcut, &QShortcut::activated, this, [this] {
+        statusBar()->showMessage(tr("GPU > Run is off: %1").arg(m_runUnavailableShortcut->property("why").toString()), 10000);
+    });
     m_sweepAction = gpu->addAction(tr("&Sweep the Boundary Map on the GPU"), this, &MainWindow::sweepOnGpu);
     gpu->addSeparator();
     m_calibrateAction = gpu->addAction(tr("&Calibrate the Roofline"), this, &MainWindow::calibrateGpu);
@@ -303,10 +309,17 @@ void MainWindow::saveTrace() {
     else saveTraceTo(m_document->path());
 }
 
+QString MainWindow::defaultTraceFileName() const {
+    // The trace's name without its reader's suffixes: "hta_alexnet_a100.json.gz" gave
+    // "hta_alexnet_a100.json.tilescope.json" (issue 31, smaller items).
+    QString base = QFileInfo(m_document->displayName()).fileName();
+    for (const QString& suffix : {QStringLiteral(".gz"), QStringLiteral(".jsonl"), QStringLiteral(".json"), QStringLiteral(".tilescope")})
+        if (base.endsWith(suffix) && base.size() > suffix.size()) base.chop(suffix.size());
+    return (base.isEmpty() || base == QLatin1String("untitled") ? QStringLiteral("trace") : base) + QStringLiteral(".tilescope.json");
+}
+
 void MainWindow::saveTraceAs() {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save trace"),
-                                                QFileInfo(m_document->displayName()).completeBaseName() + QStringLiteral(".tilescope.json"),
-                                                tr("Tilescope traces (*.tilescope.json)"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), defaultTraceFileName(), tr("Tilescope traces (*.tilescope.json)"));
     if (path.isEmpty()) return;
     if (!path.endsWith(QStringLiteral(".tilescope.json"))) path += QStringLiteral(".tilescope.json");
     saveTraceTo(path);
@@ -374,6 +387,9 @@ void MainWindow::refreshGpuActions() {
                        : m_gpu->unavailableReason();
     m_runAction->setEnabled(available);
     m_sweepAction->setEnabled(available);
+    // A disabled action's shortcut does nothing; Ctrl+G then says why in the status bar (issue 31).
+    m_runUnavailableShortcut->setEnabled(!available);
+    m_runUnavailableShortcut->setProperty("why", why);
     m_runAction->setToolTip(available ? tr("Run the current kernel and shape on the local GPU (worker: %1)").arg(m_gpu->workerPath())
                                       : why);
     m_sweepAction->setToolTip(available ? tr("Run every cell of the boundary map on the local GPU") : why);

@@ -21,7 +21,8 @@ namespace tilescope {
 
 namespace {
 constexpr int kKernelColumnChars = 42;
-}
+constexpr int kProblemColumnChars = 24;
+}  // namespace
 
 RunsPage::RunsPage(ExplorerState* state, TraceDocument* document, QWidget* parent)
     : QWidget(parent),
@@ -111,6 +112,10 @@ void RunsPage::refresh() {
     // A kernel name can be hundreds of characters long; the tooltip has it whole.
     const int widest = fontMetrics().horizontalAdvance(QLatin1Char('x')) * kKernelColumnChars;
     if (m_table->columnWidth(RunModel::Kernel) > widest) m_table->setColumnWidth(RunModel::Kernel, widest);
+    // So is a problem's sentence: whole, it pushed grid, block, shared memory and the rest off-screen at
+    // 1,024 px (issue 31 item 13); the row's tooltip and the summary say it whole.
+    const int problemWidest = fontMetrics().horizontalAdvance(QLatin1Char('x')) * kProblemColumnChars;
+    if (m_table->columnWidth(RunModel::Problem) > problemWidest) m_table->setColumnWidth(RunModel::Problem, problemWidest);
     // A profiler trace has records only: no variant or shape to show, and the problem column needs the room.
     m_table->setColumnHidden(RunModel::Variant, trace.runs.empty());
     m_table->setColumnHidden(RunModel::Shape, trace.runs.empty());

@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QScreen>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -23,6 +24,7 @@
 
 #include "core/series/launch_usage.h"
 #include "ui/app_theme.h"
+#include "ui/boundary_page.h"
 #include "ui/diagnose_dock.h"
 #include "ui/launch_model.h"
 #include "ui/launch_page.h"
@@ -225,6 +227,26 @@ private slots:
         QCoreApplication::processEvents();
         QVERIFY2(dock->height() >= kScreenHeight / 2, qPrintable(QStringLiteral("the dock is %1 px tall").arg(dock->height())));
         QVERIFY(window.height() <= kScreenHeight);
+        // A page that cannot scroll keeps the height it needs: the dock gives way (the Boundaries page's
+        // legend ran over its axis labels under a dock at two fifths).
+        window.showPage(QStringLiteral("boundaries"));
+        QCoreApplication::processEvents();
+        QWidget* page = window.boundaryPage();
+        QVERIFY2(page->height() >= page->minimumSizeHint().height(),
+                 qPrintable(QStringLiteral("Boundaries page %1 px, needs %2").arg(page->height()).arg(page->minimumSizeHint().height())));
+        // The same when the dock opens over the Boundaries page (TOUR 2: View > Diagnose there).
+        MainWindow fresh(false);
+        fresh.resize(kScreenWidth, kScreenHeight);
+        fresh.showPage(QStringLiteral("boundaries"));
+        fresh.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+        fresh.diagnoseDock()->show();
+        QCoreApplication::processEvents();
+        QWidget* freshPage = fresh.boundaryPage();
+        QVERIFY2(
+            freshPage->height() >= freshPage->minimumSizeHint().height(),
+            qPrintable(
+                QStringLiteral("Boundaries page %1 px, needs %2").arg(freshPage->height()).arg(freshPage->minimumSizeHint().height())));
     }
 
     // Items 4 and 5: File > Open Build Log's launch with 65,536 B of static shared memory and 14
@@ -284,11 +306,25 @@ private slots:
             return !window.isLoading();
         };
         QVERIFY(open(QStringLiteral("hta_alexnet_a100.json.gz")));
+        // Smaller item: Save Trace As offered "hta_alexnet_a100.json.tilescope.json".
+        QCOMPARE(window.defaultTraceFileName(), QStringLiteral("hta_alexnet_a100.tilescope.json"));
         window.runsPage()->setFlaggedOnly(true);
         QVERIFY(window.runsPage()->proxy()->rowCount() < window.runsPage()->model()->rowCount());
         QVERIFY(open(QStringLiteral("hta_mi250_rocm_no_regs.json.gz")));
         QVERIFY(window.runsPage()->model()->rowCount() > 0);
         QCOMPARE(window.runsPage()->proxy()->rowCount(), window.runsPage()->model()->rowCount());
+    }
+
+    // Smaller item: Ctrl+G with no GPU gave no feedback (a disabled action's shortcut does nothing).
+    void runShortcutWithoutAGpuSaysWhy() {
+        MainWindow window(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runAction()->isEnabled(), 5000);
+        QTest::keyClick(&window, Qt::Key_G, Qt::ControlModifier);
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("Run is off")), qPrintable(said));
     }
 
     // Item 8: the dark theme restored at start (from the settings) gives readable Launch page labels.
