@@ -49,6 +49,8 @@ bool ExplorerState::setDevice(const QString& id) {
     const int runtime = m_device.cudaRuntime;
     m_device = *found;
     m_device.cudaRuntime = runtime;
+    // A device compared with itself says nothing twice (issue 31): the comparison ends.
+    if (m_compare && m_compare->id == m_device.id) m_compare.reset();
     replan();
     emit changed();
     return true;
@@ -60,7 +62,7 @@ bool ExplorerState::setCompareDevice(const QString& id) {
         m_compare.reset();
     } else {
         const DeviceSpec* found = database().find(id.toStdString());
-        if (!found) return false;
+        if (!found || found->id == m_device.id) return false;  // not the device itself
         if (m_compare && m_compare->id == found->id) return true;
         m_compare = *found;
         m_compare->cudaRuntime = m_device.cudaRuntime;

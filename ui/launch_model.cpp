@@ -53,7 +53,12 @@ QVariant LaunchModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
             case Quantity: return QString::fromStdString(u.label);
-            case Value: return u.value ? figure(*u.value) + QLatin1Char(' ') + QString::fromStdString(u.unit) : tr("unknown");
+            case Value: {
+                if (!u.value) return tr("unknown");
+                QString unit = QString::fromStdString(u.unit);
+                if (*u.value == 1.0 && unit.endsWith(QLatin1Char('s'))) unit.chop(1);  // "1 block", not "1 blocks"
+                return figure(*u.value) + QLatin1Char(' ') + unit;
+            }
             case Limit: return u.limit ? figure(*u.limit) : tr("none");
             case LimitName: return u.limitName.empty() ? tr("—") : QString::fromStdString(u.limitName);
             case Use:

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <climits>
 
@@ -174,6 +175,10 @@ void ShapePanelWidget::syncFromState() {
     m_device->setCurrentIndex(m_device->findData(QString::fromStdString(m_state->device().id)));
     const DeviceSpec* compare = m_state->compareDevice();
     m_compare->setCurrentIndex(m_compare->findData(compare ? QString::fromStdString(compare->id) : QString()));
+    // The device itself is no comparison: its entry is greyed in the Compare list.
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_compare->model()))
+        for (int i = 1; i < items->rowCount(); ++i)
+            items->item(i)->setEnabled(m_compare->itemData(i).toString() != QString::fromStdString(m_state->device().id));
     const auto family = m_state->kernel().family->name();
     m_family->setCurrentIndex(m_family->findData(QString::fromUtf8(family.data(), static_cast<int>(family.size()))));
     // The variant list changes with the family only; rebuilding it on every edit costs a held spin box.

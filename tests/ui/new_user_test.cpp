@@ -7,6 +7,7 @@
 #include <QEventLoop>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -16,6 +17,7 @@
 #include <QScreen>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -325,6 +327,50 @@ private slots:
         QTest::keyClick(&window, Qt::Key_G, Qt::ControlModifier);
         const QString said = window.statusBar()->currentMessage();
         QVERIFY2(said.contains(QStringLiteral("Run is off")), qPrintable(said));
+    }
+
+    // Smaller item: a label of a bar past 200 % ran off the chart at 1,024 px ("… over by 12" cut).
+    void launchLabelsStayOnTheChart() {
+        MainWindow window(false);
+        QVERIFY(window.state()->setKernel(QStringLiteral("custom")));
+        QVERIFY(window.state()->setShapeText(QStringLiteral("block_x=4096,grid_y=1048576")));
+        window.resize(kScreenWidth, kScreenHeight);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("launch"));
+        QCoreApplication::processEvents();
+        PlotWidget* plot = window.launchPage()->plot();
+        plot->replot();
+        const int right = plot->axisRect()->right();
+        int overLabels = 0;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+            if (!text || !text->text().contains(QStringLiteral("over by"))) continue;
+            ++overLabels;
+            const double end = text->position->pixelPosition().x() + QFontMetrics(text->font()).horizontalAdvance(text->text());
+            QVERIFY2(end <= right, qPrintable(QStringLiteral("'%1' ends at %2 px, the chart at %3").arg(text->text()).arg(end).arg(right)));
+        }
+        QVERIFY(overLabels >= 2);
+    }
+
+    // Smaller items: Compare could equal Device; the Launch table said "1 blocks" and "1 threads".
+    void compareIsAnotherDeviceAndOneIsSingular() {
+        MainWindow window(false);
+        ExplorerState* state = window.state();
+        QVERIFY(!state->setCompareDevice(QString::fromStdString(state->device().id)));
+        QVERIFY(state->setCompareDevice(QStringLiteral("t4")));
+        QVERIFY(state->setDevice(QStringLiteral("t4")));
+        QVERIFY(!state->compareDevice());
+        QComboBox* compare = window.shapePanel()->compareBox();
+        const auto* items = qobject_cast<QStandardItemModel*>(compare->model());
+        QVERIFY(items);
+        QVERIFY(!items->item(compare->findData(QStringLiteral("t4")))->isEnabled());
+        QVERIFY(items->item(compare->findData(QStringLiteral("h100-sxm")))->isEnabled());
+        LaunchModel* model = window.launchPage()->model();
+        QStringList values;
+        for (int r = 0; r < model->rowCount(); ++r) values << model->data(model->index(r, LaunchModel::Value)).toString();
+        QVERIFY2(!values.join(QLatin1Char('|')).contains(QStringLiteral("1 blocks")), qPrintable(values.join(QLatin1Char('|'))));
+        QVERIFY2(values.contains(QStringLiteral("1 block")), qPrintable(values.join(QLatin1Char('|'))));
     }
 
     // Item 8: the dark theme restored at start (from the settings) gives readable Launch page labels.
