@@ -10,13 +10,13 @@
 #include "core/trace/kineto_import.h"
 #include "core/model/sweep.h"
 #include "kernels/builtin_kernels.h"
-#include "ui/report_exporter.h"
-#include "ui/about_dialog.h"
-#include "ui/app_theme.h"
-#include "ui/boundary_page.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
-#include "ui/qt_text.h"
+#include "ui/window/report_exporter.h"
+#include "ui/docks/about_dialog.h"
+#include "ui/window/app_theme.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
+#include "ui/window/qt_text.h"
 
 namespace {
 
