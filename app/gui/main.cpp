@@ -10,13 +10,13 @@
 #include "core/trace/kineto_import.h"
 #include "core/model/sweep.h"
 #include "kernels/builtin_kernels.h"
-#include "ui/report_exporter.h"
-#include "ui/about_dialog.h"
-#include "ui/app_theme.h"
-#include "ui/boundary_page.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
-#include "ui/qt_text.h"
+#include "ui/window/report_exporter.h"
+#include "ui/docks/about_dialog.h"
+#include "ui/window/app_theme.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
+#include "ui/window/qt_text.h"
 
 namespace {
 
@@ -38,7 +38,7 @@ int main(int argc, char* argv[]) {
     // --help, --versions) works over ssh or in a container with no display.
     for (int i = 1; i < argc; ++i) {
         const bool windowless = qstrcmp(argv[i], "--screenshot") == 0 || qstrcmp(argv[i], "--export-report") == 0 ||
-                                qstrcmp(argv[i], "--versions") == 0 || qstrcmp(argv[i], "--version") == 0 || qstrcmp(argv[i], "-v") == 0 ||
+                                qstrcmp(argv[i], "--versions") == 0 || qstrcmp(argv[i], "--version") == 0 ||
                                 qstrcmp(argv[i], "--help") == 0 || qstrcmp(argv[i], "-h") == 0 || qstrcmp(argv[i], "--help-all") == 0;
         if (windowless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     }
@@ -52,10 +52,12 @@ int main(int argc, char* argv[]) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Tilescope: which kernel shapes break on which GPU, why, and what to change."));
     parser.addHelpOption();
-    parser.addVersionOption();
+    // --version only: -v is the variant, as in tilescope-cli (`tilescope -v fa2` printed the version, issue 31 item 14).
+    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Displays version information."));
+    parser.addOption(version);
     const QCommandLineOption kernel({QStringLiteral("k"), QStringLiteral("kernel")}, QStringLiteral("Kernel family."),
                                     QStringLiteral("NAME"));
-    const QCommandLineOption variant(QStringList{QStringLiteral("variant")}, QStringLiteral("Variant of the family."),
+    const QCommandLineOption variant({QStringLiteral("v"), QStringLiteral("variant")}, QStringLiteral("Variant of the family."),
                                      QStringLiteral("NAME"));
     const QCommandLineOption device({QStringLiteral("d"), QStringLiteral("device")}, QStringLiteral("Device id."), QStringLiteral("ID"));
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Compare-device id."), QStringLiteral("ID"));
@@ -89,6 +91,7 @@ int main(int argc, char* argv[]) {
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) return fail(QStringLiteral("one trace at a time, got %1").arg(positional.size()));
 
+    if (parser.isSet(version)) parser.showVersion();
     if (parser.isSet(versions)) {
         std::printf("%s\n", qPrintable(tilescope::AboutDialog::versionText()));
         // Where the bundled data is read from: an installed package's share/tilescope, or the sources.

@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "ui/boundary_page.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
-#include "ui/plot_widget.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
+#include "ui/widgets/plot_widget.h"
 
 using namespace tilescope;
 

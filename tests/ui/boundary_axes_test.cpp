@@ -9,10 +9,10 @@
 #include <QTest>
 
 #include "core/series/explorer_axis.h"
-#include "ui/boundary_page.h"
-#include "ui/explorer_state.h"
-#include "ui/plot_widget.h"
-#include "ui/tiles_page.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/widgets/plot_widget.h"
+#include "ui/pages/tiles_page.h"
 
 namespace tilescope {
 

@@ -10,11 +10,11 @@
 #include "core/model/sweep.h"
 #include "core/trace/trace.h"
 #include "kernels/builtin_kernels.h"
-#include "ui/boundary_page.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
-#include "ui/plot_widget.h"
-#include "ui/run_model.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
+#include "ui/widgets/plot_widget.h"
+#include "ui/models/run_model.h"
 
 using namespace tilescope;
 

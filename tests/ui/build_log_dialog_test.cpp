@@ -6,9 +6,9 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "ui/build_log_dialog.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
+#include "ui/docks/build_log_dialog.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
 
 namespace tilescope {
 

@@ -22,13 +22,13 @@
 
 #include "core/model/device_spec.h"
 #include "core/model/sweep.h"
-#include "ui/boundary_page.h"
-#include "ui/diagnose_dock.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
-#include "ui/model_check_model.h"
-#include "ui/model_check_widget.h"
-#include "ui/qt_text.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/docks/diagnose_dock.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
+#include "ui/models/model_check_model.h"
+#include "ui/widgets/model_check_widget.h"
+#include "ui/window/qt_text.h"
 
 using namespace tilescope;
 

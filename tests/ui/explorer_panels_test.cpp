@@ -12,22 +12,22 @@
 #include <QApplication>
 #include <QTest>
 
-#include "ui/app_theme.h"
-#include "ui/boundary_page.h"
+#include "ui/window/app_theme.h"
+#include "ui/pages/boundary_page.h"
 #include "kernels/builtin_kernels.h"
-#include "ui/explorer_state.h"
-#include "ui/launch_model.h"
-#include "ui/launch_page.h"
-#include "ui/plot_widget.h"
-#include "ui/qt_text.h"
-#include "ui/main_window.h"
-#include "ui/occupancy_page.h"
-#include "ui/diagnose_dock.h"
-#include "ui/runs_page.h"
-#include "ui/timeline_page.h"
-#include "ui/shared_memory_page.h"
-#include "ui/shape_panel_widget.h"
-#include "ui/verdict_banner_widget.h"
+#include "ui/window/explorer_state.h"
+#include "ui/models/launch_model.h"
+#include "ui/pages/launch_page.h"
+#include "ui/widgets/plot_widget.h"
+#include "ui/window/qt_text.h"
+#include "ui/window/main_window.h"
+#include "ui/pages/occupancy_page.h"
+#include "ui/docks/diagnose_dock.h"
+#include "ui/pages/runs_page.h"
+#include "ui/pages/timeline_page.h"
+#include "ui/pages/shared_memory_page.h"
+#include "ui/widgets/shape_panel_widget.h"
+#include "ui/widgets/verdict_banner_widget.h"
 
 namespace tilescope {
 

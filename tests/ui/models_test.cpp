@@ -6,8 +6,8 @@
 #include "core/model/fix_finder.h"
 #include "core/series/launch_usage.h"
 #include "kernels/builtin_kernels.h"
-#include "ui/candidate_model.h"
-#include "ui/launch_model.h"
+#include "ui/models/candidate_model.h"
+#include "ui/models/launch_model.h"
 
 using namespace tilescope;
 

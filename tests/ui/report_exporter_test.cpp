@@ -15,12 +15,12 @@
 #include "core/trace/kineto_import.h"
 #include "core/series/report_text.h"
 #include "kernels/builtin_kernels.h"
-#include "ui/boundary_page.h"
-#include "ui/explorer_state.h"
-#include "ui/main_window.h"
-#include "ui/report_exporter.h"
-#include "ui/run_model.h"
-#include "ui/trace_document.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/window/main_window.h"
+#include "ui/window/report_exporter.h"
+#include "ui/models/run_model.h"
+#include "ui/window/trace_document.h"
 
 using namespace tilescope;
 

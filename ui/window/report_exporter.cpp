@@ -1,0 +1,376 @@
+#include "ui/window/report_exporter.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QDir>
+#include <QFileInfo>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextLayout>
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/series/timeline_layout.h"
+#include "kernels/builtin_kernels.h"
+#include "ui/pages/boundary_page.h"
+#include "ui/window/explorer_state.h"
+#include "ui/widgets/plot_widget.h"
+#include "ui/window/qt_text.h"
+#include "ui/widgets/timeline_view.h"
+
+namespace tilescope {
+
+namespace {
+
+std::string pngBytes(const QImage& image) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes.toStdString();
+}
+
+Result<void> writeText(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return Error{"cannot write " + path.toStdString() + ": " + file.errorString().toStdString()};
+    return {};
+}
+
+// Names are often hundreds of characters of template arguments; a plot label needs the start.
+QString shortName(const std::string& name) {
+    constexpr int kMaxLabel = 60;
+    const QString text = QString::fromStdString(name);
+    return text.size() > kMaxLabel ? text.left(kMaxLabel - 1) + QChar(0x2026) : text;
+}
+
+}  // namespace
+
+QImage ReportExporter::renderTimeline(const Trace& trace, QSize size) {
+    TimelineView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.setPalette(QPalette(Qt::white));
+    TimelineLayout layout = TimelineLayout::fromTrace(trace);
+    const int lanes = static_cast<int>(layout.lanes().size());
+    // As tall as its lanes: a one-stream trace gives a strip, not a mostly empty page.
+    view.resize(size.width(), std::max(TimelineView::kAxisHeight + lanes * TimelineView::kLaneHeight + 8, kMinTimelineHeight));
+    view.setTimeline(std::move(layout));
+    QImage image(view.size(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    view.render(&image);
+    return image;
+}
+
+QImage ReportExporter::renderKernelTimes(const Trace& trace, QSize size) {
+    std::map<std::string, double> totalUs;
+    for (const auto& r : trace.records) totalUs[r.name] += static_cast<double>(r.durationNs()) / 1000.0;
+    for (const auto& run : trace.runs)
+        if (run.gpu)
+            for (const auto& r : run.gpu->records) totalUs[r.name] += static_cast<double>(r.durationNs()) / 1000.0;
+    std::vector<std::pair<std::string, double>> sorted(totalUs.begin(), totalUs.end());
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (sorted.size() > kTopKernels) sorted.resize(kTopKernels);
+
+    PlotWidget plot;
+    plot.setAttribute(Qt::WA_DontShowOnScreen);
+    plot.resize(size);
+    auto* bars = new QCPBars(plot.yAxis, plot.xAxis);  // horizontal: names on the left axis
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys, values;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        const double key = static_cast<double>(sorted.size() - i);  // longest at the top
+        keys << key;
+        values << sorted[i].second;
+        ticker->addTick(key, shortName(sorted[i].first));
+    }
+    bars->setData(keys, values);
+    bars->setBrush(QColor(0x42, 0x85, 0xf4));
+    bars->setPen(Qt::NoPen);
+    plot.yAxis->setTicker(ticker);
+    plot.yAxis->setRange(0.4, static_cast<double>(sorted.size()) + 0.6);
+    plot.xAxis->setLabel(QObject::tr("total time (µs)"));
+    plot.xAxis->setRange(0.0, sorted.empty() ? 1.0 : sorted.front().second * 1.05);
+    return plot.toPixmap(size.width(), size.height()).toImage();
+}
+
+std::vector<ReportPlot> ReportExporter::renderPlots(const Trace& trace) {
+    bool anyRecord = !trace.records.empty();
+    for (const auto& run : trace.runs)
+        anyRecord = anyRecord || (run.gpu && !run.gpu->records.empty()) || (run.gpu && !run.gpu->launch.ok());
+    if (!anyRecord) return {};
+    const QSize size(kPlotWidth, kPlotHeight);
+    return {{"Timeline: kernels by device and stream, failed launches in red", "timeline.png", pngBytes(renderTimeline(trace, size))},
+            {"Kernels by total time (at most the " + std::to_string(kTopKernels) + " longest)", "kernel-times.png",
+             pngBytes(renderKernelTimes(trace, size))}};
+}
+
+namespace {
+
+// The absolute top of a block's first line and bottom of its last (document coordinates).
+struct BlockSpan {
+    qreal top = 0.0;
+    qreal bottom = 0.0;
+    qreal height = 0.0;  // of its lines as laid out, before a page break moves the first one
+};
+
+BlockSpan spanOf(const QTextDocument& document, const QTextBlock& block) {
+    const QRectF rect = document.documentLayout()->blockBoundingRect(block);
+    const QTextLayout* layout = block.layout();
+    if (!layout || layout->lineCount() == 0) return {rect.top(), rect.top(), 0.0};
+    const QTextLine first = layout->lineAt(0);
+    const QTextLine last = layout->lineAt(layout->lineCount() - 1);
+    const qreal origin = rect.top() - layout->boundingRect().top();
+    BlockSpan span{origin + first.y(), origin + last.y() + last.height(), last.y() + last.height() - first.y()};
+    // A first line that crosses a page's end (a figure) is drawn at the top of the next page.
+    const qreal pageHeight = document.pageSize().height();
+    const qreal pageEnd = (std::floor(span.top / pageHeight) + 1.0) * pageHeight;
+    if (pageHeight > 0 && span.top + first.height() > pageEnd && first.height() < pageHeight) {
+        span.top = pageEnd;
+        span.bottom = pageEnd + span.height;
+    }
+    return span;
+}
+
+bool holdsImage(QTextDocument& document, const QTextBlock& block, QTextCursor* at) {
+    for (auto it = block.begin(); !it.atEnd(); ++it) {
+        const QTextFragment fragment = it.fragment();
+        if (!fragment.charFormat().isImageFormat()) continue;
+        if (at) {
+            *at = QTextCursor(&document);
+            at->setPosition(fragment.position());
+            at->setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+        }
+        return true;
+    }
+    return false;
+}
+
+// A figure that its page could not hold leaves a gap; it shrinks into that gap when it keeps at
+// least kPdfMinFigureScale of its size. True when one changed (the document lays out again).
+bool fitFigure(QTextDocument& document) {
+    const qreal pageHeight = document.pageSize().height();
+    QTextBlock previous;
+    for (QTextBlock block = document.begin(); block.isValid(); previous = block, block = block.next()) {
+        QTextCursor image;
+        if (!previous.isValid() || !holdsImage(document, block, &image)) continue;
+        const BlockSpan span = spanOf(document, block);
+        const qreal pageTop = std::floor(span.top / pageHeight) * pageHeight;
+        // A figure and the heading right above it move as one: the gap is above the heading.
+        QTextBlock before = previous;
+        qreal heading = 0.0;
+        const QTextBlockFormat previousFormat = previous.blockFormat();
+        if (previousFormat.headingLevel() >= 2 && previous.previous().isValid()) {
+            const BlockSpan h = spanOf(document, previous);
+            heading = (h.bottom - h.top) + previousFormat.topMargin() + previousFormat.bottomMargin();
+            before = previous.previous();
+        }
+        const qreal gap = pageTop - spanOf(document, before).bottom;
+        if (span.top - pageTop > 1.0 || gap < ReportExporter::kPdfMinGap * pageHeight) continue;  // not pushed, or little lost
+        QTextImageFormat format = image.charFormat().toImageFormat();
+        const qreal caption = span.height - format.height();
+        const qreal room = gap - heading - caption - block.blockFormat().topMargin() - 8.0;
+        const qreal scale = room / format.height();
+        if (scale < ReportExporter::kPdfMinFigureScale || scale >= 1.0) continue;
+        format.setWidth(std::floor(format.width() * scale));
+        format.setHeight(std::floor(format.height() * scale));
+        image.setCharFormat(format);
+        // The whole document again: laid out from the figure on only, the blocks between two
+        // later tables kept no lines and were never drawn.
+        document.markContentsDirty(0, document.characterCount());
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+ReportExplorer ReportExporter::explorerPart(const ExplorerState& state, BoundaryPage* boundary) {
+    ReportExplorer part{state.parameters(), state.device(), state.plan(), std::nullopt, std::nullopt, std::nullopt, {}};
+    if (state.compareDevice() && state.comparePlan()) {
+        part.compareDevice = *state.compareDevice();
+        part.comparePlan = *state.comparePlan();
+    }
+    if (!boundary) return part;
+    QElapsedTimer waited;
+    waited.start();
+    while (boundary->isBusy() && waited.elapsed() < kMapWaitMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    if (boundary->isBusy() || !boundary->result()) return part;
+    const ParameterList& parameters = state.parameters();
+    const auto nameOf = [&](int index) {
+        return index >= 0 && index < static_cast<int>(parameters.size()) ? parameters[static_cast<std::size_t>(index)].name
+                                                                         : std::string("?");
+    };
+    std::string title = "Boundary map on " + state.device().id + ": the verdict along " + nameOf(boundary->xAxis().parameter);
+    if (boundary->yAxis()) title += " \u00d7 " + nameOf(boundary->yAxis()->parameter);
+    const QImage image = boundary->plot()->toPixmap(kPlotWidth, kMapHeight).toImage();
+    part.map = ReportPlot{title, "boundary-map.png", pngBytes(image)};
+    // The legend as plain text, less what only the window can do (hover, click).
+    QTextDocument legend;
+    legend.setHtml(boundary->legendText());
+    QString text = legend.toPlainText().simplified();
+    text.replace(QStringLiteral(" Hover a cell for its message; click to move the shape there."), QString());
+    part.mapLegend = text.toStdString();
+    return part;
+}
+
+ReportContent ReportExporter::contentFor(const ExplorerState* state, BoundaryPage* boundary, const Trace& trace, const QString& traceName) {
+    ReportContent content;
+    const bool hasTrace = !trace.runs.empty() || !trace.records.empty() || !trace.sweeps.empty();
+    content.trace = &trace;
+    std::string subject;
+    if (state) {
+        content.explorer = explorerPart(*state, boundary);
+        const LaunchPlan& plan = content.explorer->plan;
+        subject = std::string(plan.family) + " / " + std::string(plan.variant) + " at " + formatShape(plan.shape, state->parameters()) +
+                  " on " + state->device().id + (state->compareDevice() ? " (compared with " + state->compareDevice()->id + ")" : "");
+    }
+    std::string shortSubject;
+    if (state)
+        shortSubject =
+            std::string(content.explorer->plan.family) + " / " + std::string(content.explorer->plan.variant) + " on " + state->device().id;
+    content.title = "Tilescope report: " + (hasTrace ? traceName.toStdString() : shortSubject);
+    std::string subtitle = "Exported " + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm")).toStdString() +
+                           " UTC by tilescope " + QCoreApplication::applicationVersion().toStdString() + ".";
+    if (state && hasTrace) subtitle += " Explorer: " + subject + ".";  // with no trace, the title and the next section say it
+    subtitle += hasTrace ? " Trace: " + traceName.toStdString() + "." : " No trace was open.";
+    content.subtitle = subtitle;
+    return content;
+}
+
+QString ReportExporter::defaultFileName(const ExplorerState& state, const Trace& trace, const QString& traceName, const QString& suffix) {
+    const bool hasTrace = !trace.runs.empty() || !trace.records.empty() || !trace.sweeps.empty();
+    const std::string base = reportBaseName(hasTrace ? traceName.toStdString() : std::string(), state.kernel().family->name(),
+                                            state.kernel().variantName(), formatShape(state.shape(), state.parameters()));
+    return QString::fromStdString(base) + QLatin1Char('.') + suffix;
+}
+
+void ReportExporter::setUpPdfDevice(QPagedPaintDevice* device) {
+    if (auto* writer = dynamic_cast<QPdfWriter*>(device)) writer->setResolution(kPdfDpi);
+    device->setPageSize(QPageSize(QPageSize::A4));
+    device->setPageOrientation(QPageLayout::Landscape);
+    device->setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
+}
+
+std::unique_ptr<QTextDocument> ReportExporter::pdfDocument(const ReportContent& content, QPagedPaintDevice* device) {
+    // QTextDocument reads images from its resources: the embedded data URIs become named ones,
+    // scaled to the page width; it knows no <figure>, so captions become paragraphs.
+    QString text = QString::fromStdString(reportHtml(content, builtinKernels()));
+    auto document = std::make_unique<QTextDocument>();
+    document->documentLayout()->setPaintDevice(device);
+    const QSizeF page(device->width(), device->height());
+    std::vector<ReportPlot> plots = content.tracePlots;
+    if (content.explorer && content.explorer->map) plots.push_back(*content.explorer->map);
+    for (const auto& plot : plots) {
+        const QString name = QString::fromStdString(plot.fileName);
+        const QImage image = QImage::fromData(QByteArray::fromStdString(plot.png), "PNG");
+        // As wide as the text, but never so tall that a figure and its caption need more than a page.
+        double width = page.width() * 0.9;
+        if (image.width() > 0 && image.height() * width / image.width() > page.height() * 0.8)
+            width = page.height() * 0.8 * image.width() / image.height();
+        const int height = image.width() > 0 ? static_cast<int>(image.height() * width / image.width()) : 0;
+        text.replace(QStringLiteral("src=\"data:image/png;base64,") + QString::fromStdString(base64Encode(plot.png)) + QLatin1Char('"'),
+                     QStringLiteral("width=\"%1\" height=\"%2\" src=\"%3\"").arg(static_cast<int>(width)).arg(height).arg(name));
+        document->addResource(QTextDocument::ImageResource, QUrl(name), image);
+    }
+    text.replace(QRegularExpression(QStringLiteral("<figure[^>]*>")), QStringLiteral("<p>"));
+    text.replace(QStringLiteral("</figure>"), QStringLiteral("</p>"));
+    text.replace(QStringLiteral("<figcaption>"), QStringLiteral("<br><i>"));
+    text.replace(QStringLiteral("</figcaption>"), QStringLiteral("</i>"));
+    QFont font(QStringLiteral("sans-serif"));
+    font.setStyleHint(QFont::SansSerif);
+    font.setPointSize(kPdfFontPoints);
+    document->setDefaultFont(font);
+    document->setDocumentMargin(0);
+    document->setPageSize(page);
+    document->setHtml(text);
+    // Each pass shrinks one figure; a report has a few of them. (A heading given a page break
+    // before it here makes Qt 6.4 drop the blocks after the next table, so headings are left as laid out.)
+    for (int pass = 0; pass < 200 && fitFigure(*document); ++pass) {
+    }
+    return document;
+}
+
+QStringList ReportExporter::pageTexts(const QTextDocument& document) {
+    const qreal pageHeight = document.pageSize().height();
+    QStringList pages(std::max(1, document.pageCount()));
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        if (block.text().isEmpty()) continue;
+        const int page = std::clamp(static_cast<int>(spanOf(document, block).top / pageHeight), 0, static_cast<int>(pages.size()) - 1);
+        pages[page] += block.text() + QLatin1Char('\n');
+    }
+    return pages;
+}
+
+double ReportExporter::lastPageFill(const QTextDocument& document) {
+    const qreal pageHeight = document.pageSize().height();
+    qreal bottom = 0.0;
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next())
+        bottom = std::max(bottom, spanOf(document, block).bottom);
+    const qreal onLast = bottom - (document.pageCount() - 1) * pageHeight;
+    return std::clamp(onLast / pageHeight, 0.0, 1.0);
+}
+
+Result<void> ReportExporter::exportReport(const Trace& trace, const QString& path, const QString& title) {
+    return exportReport(ReportContent{title.toStdString(), {}, &trace, {}, std::nullopt}, path);
+}
+
+Result<void> ReportExporter::exportReport(ReportContent content, const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("html") && suffix != QLatin1String("htm") && suffix != QLatin1String("pdf") &&
+        suffix != QLatin1String("md"))
+        return Error{"unknown report format '" + suffix.toStdString() + "': use .html, .pdf or .md"};
+    if (content.tracePlots.empty() && content.trace) content.tracePlots = renderPlots(*content.trace);
+    if (suffix == QLatin1String("md")) {
+        const QFileInfo info(path);
+        const QString folderName = info.completeBaseName() + QStringLiteral("_files");
+        const QDir folder(info.absoluteDir().filePath(folderName));
+        std::vector<ReportPlot> plots = content.tracePlots;
+        if (content.explorer && content.explorer->map) plots.push_back(*content.explorer->map);
+        if (!plots.empty() && !QDir().mkpath(folder.path())) return Error{"cannot create " + folder.path().toStdString()};
+        for (const auto& plot : plots) {
+            auto written = writeText(folder.filePath(QString::fromStdString(plot.fileName)), QByteArray::fromStdString(plot.png));
+            if (!written) return written;
+        }
+        return writeText(path, QByteArray::fromStdString(reportMarkdown(content, builtinKernels(), folderName.toStdString())));
+    }
+    if (suffix != QLatin1String("pdf")) return writeText(path, QByteArray::fromStdString(reportHtml(content, builtinKernels())));
+
+    QPdfWriter writer(path);
+    writer.setTitle(QString::fromStdString(content.title));
+    writer.setCreator(QStringLiteral("Tilescope"));
+    setUpPdfDevice(&writer);
+    const auto document = pdfDocument(content, &writer);
+    // The document's own pages, painted one by one (QTextDocument::print would paginate a copy
+    // with its own margins and page numbers, so what was fitted above would not hold).
+    QPainter painter;
+    if (!painter.begin(&writer)) return Error{"cannot write " + path.toStdString()};
+    const QSizeF page = document->pageSize();
+    for (int i = 0; i < document->pageCount(); ++i) {
+        if (i > 0) writer.newPage();
+        painter.save();
+        const QRectF clip(0, i * page.height(), page.width(), page.height());
+        painter.translate(0, -clip.top());
+        painter.setClipRect(clip);
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.clip = clip;
+        context.palette.setColor(QPalette::Text, Qt::black);
+        document->documentLayout()->draw(&painter, context);
+        painter.restore();
+    }
+    painter.end();
+    if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0) return Error{"cannot write " + path.toStdString()};
+    return {};
+}
+
+}  // namespace tilescope
