@@ -19,9 +19,9 @@
 #include <QTextDocument>
 #include <QTimer>
 
-#include "ui/diagnose_dock.h"
-#include "ui/main_window.h"
-#include "ui/qt_text.h"
+#include "ui/docks/diagnose_dock.h"
+#include "ui/window/main_window.h"
+#include "ui/window/qt_text.h"
 
 using namespace tilescope;
 
