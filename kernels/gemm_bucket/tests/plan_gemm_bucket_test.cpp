@@ -51,7 +51,7 @@ INSTANTIATE_TEST_SUITE_P(
                          .actual = 221184,
                          .fix = "nearest passing M: 16 (M=16,N=7168,K=8192); or chunk M into calls of at most 16 rows: the "
                                 "largest cell whose shared memory fits this GPU's opt-in limit; or this shape runs on h100-sxm, "
-                                "h100-pcie, h200, b200",
+                                "h100-pcie, h200, b200, h800-sxm, h20, gh200",
                          .device = "a100-80gb-sxm", .cudaError = "cudaErrorInvalidValue"}),
     test::rowName);
 // clang-format on
