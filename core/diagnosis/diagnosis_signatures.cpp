@@ -559,15 +559,15 @@ void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& rep
               (allocated && maximum ? ": " + withThousands(*allocated) + " B > " + withThousands(*maximum) + " B" : std::string()) +
               (f.arch.empty() ? std::string() : " on " + f.arch);
     f.explanation = report.explanation;
-    const int rocm = report.compilerCheck ? findRocmMention(b.scope().log) : -1;
+    const auto vendor = report.compilerCheck ? findOtherVendor(b.scope().log) : std::nullopt;
+    const int rocm = vendor ? vendor->line : -1;
     if (maximum && rocm < 0) {
         const auto archs = archsWithOptin(b.scope().devices, *maximum);
         if (!archs.empty()) f.explanation += " " + withThousands(*maximum) + " B is the opt-in limit of " + joinList(archs) + ".";
     }
     if (rocm >= 0) {
         // ROCm's Triton prints an AMD GPU's LDS as the hardware limit (65,536 B on MI300X): no NVIDIA GPU is implied.
-        f.explanation += " The log runs on ROCm (line " + str(rocm + 1) + ": \"" + FindingBuilder::trimmed(b.scope().log.line(rocm)) +
-                         "\"): the limit is an AMD GPU's LDS, so no GPU of the database is implied.";
+        f.explanation += " " + otherVendorText(*vendor, FindingBuilder::trimmed(b.scope().log.line(rocm)));
     } else if (!f.arch.empty() && !report.compilerCheck) {
         if (auto cc = findArchitecture(f.arch))
             implyDevices(b, devicesOfArchitecture(b.scope().devices, *cc),

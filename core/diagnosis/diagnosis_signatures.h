@@ -18,6 +18,7 @@
 
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_text.h"
+#include "core/diagnosis/device_names.h"
 
 namespace tilescope {
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/model/device_spec.h"
+#include "core/diagnosis/device_names.h"
 #include "core/diagnosis/diagnosis_text.h"
 
 namespace tilescope {
@@ -26,6 +27,9 @@ std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, 
 // The first line (0-based) of a log that shows it runs on AMD GPUs through ROCm / HIP, where Triton's
 // "Hardware limit" is an AMD GPU's LDS and implies no NVIDIA GPU; -1 when none.
 int findRocmMention(const LogText& log);
+// What a finding says of a limit printed under another vendor's stack (`line` is the log line that
+// shows the stack): the limit is that vendor's GPU's, no NVIDIA GPU is implied, nothing is planned.
+std::string otherVendorText(const VendorMention& vendor, std::string_view line);
 
 // "0xc980" -> 51,584; nullopt for anything else.
 std::optional<std::int64_t> parseHexBytes(std::string_view text);
