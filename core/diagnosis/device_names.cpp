@@ -551,7 +551,7 @@ std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDa
                 for (const auto& cc : family->capabilities) ccs += (ccs.empty() ? "" : ", ") + cc.toString();
                 const std::string word(family->word);
                 mention.text =
-                    word.substr(0, 1) + lowercaseAscii(word.substr(1)) + " (an architecture, no product: compute capability " + ccs + ")";
+                    word.substr(0, 1) + lowercaseAscii(word.substr(1)) + ", an architecture and no product: compute capability " + ccs;
                 mention.architectureOnly = true;
             }
         }
@@ -567,7 +567,7 @@ std::optional<VendorMention> findOtherVendor(const LogText& log) {
         std::string_view vendor;
         std::string_view memory;
     };
-    static constexpr std::string_view kAmd = "AMD (ROCm / HIP)", kIntel = "Intel (XPU)", kApple = "Apple (MPS)";
+    static constexpr std::string_view kAmd = "AMD ROCm / HIP", kIntel = "Intel XPU", kApple = "Apple MPS";
     static constexpr std::string_view kLds = "LDS", kSlm = "SLM", kThreadgroup = "threadgroup memory";
     // What PyTorch's collect_env, vLLM's and sglang's platform detection, HIP builds and RCCL print on
     // AMD GPUs; torch.xpu and Intel's GPU names; the MPS backend on Apple silicon.

@@ -43,7 +43,7 @@ std::vector<std::string> matchProductName(std::string_view text, const DeviceDat
 // LDS, an Intel GPU's SLM), so no NVIDIA GPU is implied and nothing is planned on one.
 struct VendorMention {
     int line = -1;       // 0-based
-    std::string vendor;  // "AMD (ROCm / HIP)"
+    std::string vendor;  // "AMD ROCm / HIP"
     std::string memory;  // what its shared memory is called: "LDS"
 };
 std::optional<VendorMention> findOtherVendor(const LogText& log);

@@ -33,3 +33,6 @@ tilescope_cli_golden(diagnose_public_triton1561 "diagnose|tests/data/diagnose_co
   GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_public_llamacpp16081 "diagnose|tests/data/diagnose_corpus/llamacpp16081_ptxas_static_smem.log"
   GOLDEN_DIR diagnose_golden)
+# Issue 28: a limit printed under AMD's ROCm stack implies no NVIDIA GPU; a log that names an architecture, no product.
+tilescope_cli_golden(diagnose_rocm_mi300 "diagnose|${logs}/sglang2384_mi300_triton_lds.log" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_pascal_class "diagnose|${logs}/pascal50_triton_pascal_class.log" GOLDEN_DIR diagnose_golden)
