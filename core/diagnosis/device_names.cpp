@@ -106,6 +106,17 @@ public:
         return it == m_spellings.end() ? nullptr : &it->second;
     }
     bool mayStart(char c) const { return m_firstChars.count(c) > 0; }
+    // Whether a lowercase word of letters and digits may hold a model number: "a100", "h20e",
+    // "rtx2080ti", "4x3090" (not "cu121", "py3", "0x7f").
+    bool mayHoldModel(std::string_view word) const {
+        std::size_t digits = 0;
+        while (digits < word.size() && isDigit(word[digits])) ++digits;
+        if (digits > 0 && digits + 1 < word.size() && word[digits] == 'x') word.remove_prefix(digits + 1);  // a count
+        if (word.starts_with("rtx") || word.starts_with("gtx")) word.remove_prefix(3);
+        for (std::size_t n = 2; n <= std::min<std::size_t>(word.size(), 6); ++n)
+            if (m_anchors.count(word.substr(0, n))) return true;
+        return false;
+    }
 
 private:
     void add(const DeviceSpec& device) {
@@ -148,6 +159,11 @@ private:
         }
         const std::size_t index = m_products.size();
         m_products.push_back(std::move(product));
+        for (const auto& w : core)
+            if (hasDigit(w)) {
+                m_anchors.insert(lowercaseAscii(w));
+                break;
+            }
         std::string joined;
         for (const auto& w : core) joined += w;
         // A datacenter model ("A100", "L40S", "H20") is its own name; a GeForce number is read
@@ -167,6 +183,7 @@ private:
     std::vector<Product> m_products;
     std::unordered_map<std::string, Spelling> m_spellings;
     std::set<char> m_firstChars;
+    std::set<std::string, std::less<>> m_anchors;  // each model's number word, lowercase: "a100", "3090", "l40s"
 };
 
 bool qualifierMatches(const std::string& mentioned, const std::string& known) {
@@ -245,11 +262,11 @@ int countAround(std::string_view line, std::size_t begin, std::size_t end) {
     return count <= kMostGpus ? count : 0;
 }
 
-// Whether a lowercase line can name a GPU at all, in one pass and without allocating: a word of
-// letters and digits ("a100", "rtx3090", "h20e"), a GeForce number ("1080", "3090"; not a year or a
+// Whether a lowercase line can name a GPU at all, in one pass and without allocating: a word that
+// holds a model number ("a100", "rtx3090", "h20e"), a GeForce number ("1080", "3090"; not a year or a
 // time), or a series or model word that has no digit ("rtx", "titan", "orin"). Most log lines
 // (timestamps, plain words) stop here.
-bool mayNameGpu(std::string_view lower) {
+bool mayNameGpu(std::string_view lower, const ProductCatalog& catalog) {
     std::size_t i = 0;
     while (i < lower.size()) {
         if (!isAlnum(lower[i])) {
@@ -260,7 +277,7 @@ bool mayNameGpu(std::string_view lower) {
         bool letter = false, digit = false;
         while (j < lower.size() && isAlnum(lower[j])) (isDigit(lower[j]) ? digit : letter) = true, ++j;
         const std::string_view word = lower.substr(i, j - i);
-        if (letter && digit) return true;
+        if (letter && digit && catalog.mayHoldModel(word)) return true;
         if (digit && word.size() == 4 && word[0] >= '1' && word[0] <= '5' && word[1] == '0' && word[2] >= '5' && word[3] == '0')
             return true;
         if (word == "rtx" || word == "gtx" || word == "titan" || word == "orin" || word == "tesla" || word == "quadro") return true;
@@ -438,15 +455,20 @@ void keepThoseTheLimitAgreesWith(std::vector<DeviceMention>& mentions, const Log
     std::vector<std::string> dropped;
     for (auto& m : mentions) {
         std::vector<std::string> kept;
-        for (const auto& id : m.ids) (agrees(id) ? kept : dropped).push_back(id);
+        for (const auto& id : m.ids) {
+            if (agrees(id)) kept.push_back(id);
+            else if (std::find(dropped.begin(), dropped.end(), id) == dropped.end()) dropped.push_back(id);
+        }
         m.ids = std::move(kept);
     }
-    std::string printed;
-    for (auto limit : limits) printed += (printed.empty() ? "" : ", ") + withThousands(limit) + " B";
     std::vector<DeviceMention> out;
     for (auto& m : mentions) {
         if (m.ids.empty() && !m.architectureOnly) continue;
         if (!m.ids.empty()) {
+            std::set<std::int64_t> its;
+            for (const auto& id : m.ids) its.insert(devices.find(id)->smemPerBlockOptin);
+            std::string printed;
+            for (auto limit : its) printed += (printed.empty() ? "" : ", ") + withThousands(limit) + " B";
             m.text += "; kept: the printed limit " + printed + " is its opt-in limit, not that of " + joinList(dropped) +
                       ", which the log also names";
             ComputeCapability cc;
@@ -496,14 +518,19 @@ std::optional<ComputeCapability> capabilityAt(std::string_view lower, std::size_
 
 }  // namespace
 
-std::optional<ComputeCapability> findArchitecture(std::string_view text) {
-    const std::string lower = lowercaseAscii(text);
+namespace {
+
+std::optional<ComputeCapability> findArchitectureLower(std::string_view lower) {
     for (std::size_t at = lower.find("sm"); at != std::string::npos; at = lower.find("sm", at + 1))
         if (auto cc = smAt(lower, at)) return cc;
     for (std::size_t at = lower.find("compute capability"); at != std::string::npos; at = lower.find("compute capability", at + 1))
         if (auto cc = capabilityAt(lower, at)) return cc;
     return std::nullopt;
 }
+
+}  // namespace
+
+std::optional<ComputeCapability> findArchitecture(std::string_view text) { return findArchitectureLower(lowercaseAscii(text)); }
 
 std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched) {
     const ProductCatalog catalog(devices);
@@ -525,14 +552,15 @@ std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDa
         const std::string& lower = log.lowerLine(i);
         DeviceMention mention;
         mention.line = i;
-        if (mayNameGpu(lower))
+        if (mayNameGpu(lower, catalog))
             for (const auto& hit : findNames(line, catalog)) {
                 for (const auto& id : hit.ids)
                     if (std::find(mention.ids.begin(), mention.ids.end(), id) == mention.ids.end()) mention.ids.push_back(id);
                 mention.text += (mention.text.empty() ? "" : ", ") + writtenName(line, hit);
                 mention.count = std::max(mention.count, hit.count);
             }
-        if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos) mention.cc = findArchitecture(line);
+        if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
+            mention.cc = findArchitectureLower(lower);
         ComputeCapability shared;
         if (!mention.cc && sharedArchitecture(mention.ids, devices, &shared)) mention.cc = shared;
         if (mention.ids.empty() && mention.cc) {
