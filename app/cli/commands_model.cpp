@@ -71,15 +71,20 @@ void printJson(const ordered_json& j) { std::cout << j.dump(2) << '\n'; }
 
 // ---- devices ----------------------------------------------------------------------------
 
+// The roofline's compute ceilings are not launch limits (deviceToJson, which traces embed, leaves
+// them out), but `devices` is where a user looks for every figure of a GPU and its source.
+ordered_json deviceWithPeaksToJson(const DeviceSpec& device) {
+    ordered_json j = deviceToJson(device);
+    j["fp16_tensor_tflops"] = device.fp16TensorTflops ? ordered_json(*device.fp16TensorTflops) : ordered_json(nullptr);
+    j["bf16_tensor_tflops"] = device.bf16TensorTflops ? ordered_json(*device.bf16TensorTflops) : ordered_json(nullptr);
+    j["peak_source"] = device.peakSource.empty() ? ordered_json(nullptr) : ordered_json(device.peakSource);
+    return j;
+}
+
 void runDevices(const std::string& id, bool json) {
     if (!id.empty()) {
         const DeviceSpec device = orUsageError(resolveDevice(id, database()));
-        // The roofline's compute ceilings are not launch limits (deviceToJson, which traces embed,
-        // leaves them out), but `devices ID` is where a user looks for every figure of a GPU.
-        ordered_json j = deviceToJson(device);
-        j["fp16_tensor_tflops"] = device.fp16TensorTflops ? ordered_json(*device.fp16TensorTflops) : ordered_json(nullptr);
-        j["bf16_tensor_tflops"] = device.bf16TensorTflops ? ordered_json(*device.bf16TensorTflops) : ordered_json(nullptr);
-        j["peak_source"] = device.peakSource.empty() ? ordered_json(nullptr) : ordered_json(device.peakSource);
+        const ordered_json j = deviceWithPeaksToJson(device);
         if (json) return printJson(j);
         std::vector<std::vector<std::string>> rows{{"field", "value"}};
         for (const auto& [key, value] : j.items())
@@ -89,7 +94,7 @@ void runDevices(const std::string& id, bool json) {
     }
     if (json) {
         ordered_json list = ordered_json::array();
-        for (const auto& d : database().devices()) list.push_back(deviceToJson(d));
+        for (const auto& d : database().devices()) list.push_back(deviceWithPeaksToJson(d));
         return printJson({{"default", database().defaultId()}, {"devices", list}});
     }
     std::vector<std::vector<std::string>> rows{{"id", "name", "cc", "SMs", "smem/block opt-in", "smem/SM", "threads/SM", "memory"}};
