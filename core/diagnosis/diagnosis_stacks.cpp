@@ -28,11 +28,6 @@ std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, 
     return out;
 }
 
-int findRocmMention(const LogText& log) {
-    const auto vendor = findOtherVendor(log);
-    return vendor && vendor->memory == "LDS" ? vendor->line : -1;
-}
-
 std::string otherVendorText(const VendorMention& vendor, std::string_view line) {
     return "The log runs on " + vendor.vendor + " (line " + std::to_string(vendor.line + 1) + ": \"" + std::string(line) +
            "\"): the limit is that vendor's GPU's " + vendor.memory +
