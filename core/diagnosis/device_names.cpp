@@ -291,7 +291,14 @@ struct NameHit {
     std::vector<std::string> ids;
     std::size_t begin = 0, end = 0;  // in the line
     int count = 0;
+    // A variant of a database model the database lacks ("RTX 3060 Laptop GPU", "RTX 4080 SUPER"): no
+    // id, but the model's architecture.
+    std::optional<ComputeCapability> variantOf;
 };
+
+// Words after a model that make a product the database does not hold: its SM count and clocks
+// differ ("RTX 4090 D", "RTX 3060 Laptop GPU"), its architecture does not.
+constexpr std::array<std::string_view, 5> kOtherVariantWords{"TI", "SUPER", "D", "LAPTOP", "MOBILE"};
 
 // Every product name in `line`, left to right, the longest spelling at each place.
 std::vector<NameHit> findNames(std::string_view line, const ProductCatalog& catalog) {
@@ -326,6 +333,17 @@ std::vector<NameHit> findNames(std::string_view line, const ProductCatalog& cata
                 (end < line.size() && (line[end] == ':' || line[end] == '.' || line[end] == '/'));
             if (!gpuWords) gpuWords = mentionsGpu(lowercaseAscii(line));
             if (glued || !*gpuWords) continue;
+        }
+        if (bestEnd + 1 < tokens.size() && among(kOtherVariantWords, tokens[bestEnd + 1].text)) {
+            NameHit variant;
+            variant.begin = begin;
+            variant.end = tokens[bestEnd + 1].end;
+            variant.count = count;
+            const DeviceSpec& model = *catalog.products()[best->products.front()].device;
+            variant.variantOf = model.computeCapability;
+            hits.push_back(std::move(variant));
+            i = bestEnd + 1;
+            continue;
         }
         // The words around the model ("80GB HBM3", "PCIe", "AGX") tell the database's variants apart.
         constexpr std::size_t kAfter = 6, kBefore = 3;
@@ -366,7 +384,9 @@ std::vector<NameHit> findNames(std::string_view line, const ProductCatalog& cata
 // The name as written, with the count around it: "2x RTX2080Ti", "H20e (141GB) x 8", "八卡3090".
 std::string writtenName(std::string_view line, const NameHit& hit) {
     std::string name(line.substr(hit.begin, hit.end - hit.begin));
-    return hit.count > 0 ? name + " (" + std::to_string(hit.count) + " GPUs)" : name;
+    if (hit.count > 0) name += " (" + std::to_string(hit.count) + " GPUs)";
+    if (hit.variantOf) name += " (not in the database: its architecture, " + archNameOf(*hit.variantOf) + ")";
+    return name;
 }
 
 // Architecture names a log gives for the GPU it runs on ("Pascal class GPU"), with the compute
@@ -558,13 +578,14 @@ std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDa
                     if (std::find(mention.ids.begin(), mention.ids.end(), id) == mention.ids.end()) mention.ids.push_back(id);
                 mention.text += (mention.text.empty() ? "" : ", ") + writtenName(line, hit);
                 mention.count = std::max(mention.count, hit.count);
+                if (hit.variantOf && !mention.cc) mention.cc = hit.variantOf;
             }
         if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
-            mention.cc = findArchitectureLower(lower);
+            if (auto cc = findArchitectureLower(lower)) mention.cc = cc;
         ComputeCapability shared;
         if (!mention.cc && sharedArchitecture(mention.ids, devices, &shared)) mention.cc = shared;
         if (mention.ids.empty() && mention.cc) {
-            mention.text = archNameOf(*mention.cc);
+            if (mention.text.empty()) mention.text = archNameOf(*mention.cc);  // a variant keeps its name
             mention.architectureOnly = true;
         }
         if (mention.ids.empty() && !mention.cc) {

@@ -112,6 +112,25 @@ TEST(DeviceNames, Architectures) {
     EXPECT_FALSE(mentions[0].ids.empty());
 }
 
+TEST(DeviceNames, AVariantTheDatabaseLacksGivesItsArchitecture) {
+    // https://github.com/cloveranon/Clover-Edition/issues/159 (torch's warning): a laptop 3060 is not the
+    // desktop card of the database (other SMs and clocks), but it is an sm_86 GPU.
+    const std::string line =
+        "If you want to use the NVIDIA GeForce RTX 3060 Laptop GPU GPU with PyTorch, please check the instructions at "
+        "https://pytorch.org/get-started/locally/";
+    EXPECT_TRUE(idsOf(line).empty());
+    auto mentions = mentionsOf(line);
+    ASSERT_EQ(mentions.size(), 1u);
+    EXPECT_TRUE(mentions[0].architectureOnly);
+    ASSERT_TRUE(mentions[0].cc);
+    EXPECT_EQ(mentions[0].cc->toString(), "8.6");
+    EXPECT_EQ(mentions[0].text, "RTX 3060 Laptop (not in the database: its architecture, sm_86)");
+    // https://github.com/vllm-project/vllm/pull/9293 (collect_env)
+    mentions = mentionsOf("GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4070 Laptop GPU");
+    ASSERT_EQ(mentions.size(), 1u);
+    EXPECT_EQ(mentions[0].cc->toString(), "8.9");
+}
+
 TEST(DeviceNames, ThePrintedLimitPicksAmongNamedGpus) {
     // https://github.com/Dao-AILab/flash-attention/issues/579 names A100, RTX 3090, RTX 4090 and H100 on one
     // line; with https://github.com/triton-lang/triton/issues/8182's limit (101,376 B) only the cc 8.6 /
