@@ -319,6 +319,8 @@ void DiagnoseDock::showDetails() {
         if (!value.empty()) html += QStringLiteral("<br><b>%1:</b> %2").arg(name, toQString(value).toHtmlEscaped());
     };
     if (f->consequenceOf) html += tr(" — a consequence of finding %1").arg(*f->consequenceOf + 1);
+    if (!f->failingKernel.empty())
+        row(tr("named in log"), f->failingKernel + " (" + f->failingKernelHow + ", line " + std::to_string(f->failingKernelLine) + ")");
     if (f->lines.size() > 1) {
         QStringList lines;
         for (int l : f->lines) lines << QString::number(l);

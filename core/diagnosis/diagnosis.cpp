@@ -96,8 +96,12 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
                                            signatures.anyNeedle(lower + log.lowerLine(i + 1)) || signatures.endsWithNeedleStart(lower));
         if (candidate) {
             const std::string next(log.withoutPrefix(i + 1));
+            // A next line with its own log prefix is a new logger line: its text follows a space,
+            // never runs into the message ("at most 256" + "04-03 ..." is not "25604").
+            const std::string_view rawNext = log.line(i + 1);
+            const bool prefixedNext = next.size() < rawNext.size() - std::min(rawNext.size(), rawNext.find_first_not_of(" \t"));
             for (const std::string_view separator : {" ", ""}) {
-                if (next.empty()) break;
+                if (next.empty() || (separator.empty() && prefixedNext)) break;
                 const std::string both = current + std::string(separator) + next;
                 auto longer = signatures.match(both, lowercaseAscii(both), current.size() + separator.size() / 2);
                 if (longer && (!hit || (longer->first == hit->first && longer->second.position(0) == hit->second.position(0)))) {
@@ -219,6 +223,9 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         j["layers"] = layers;
         j["boundary"] = f.boundary ? ordered_json(*f.boundary) : ordered_json(nullptr);
         j["family_ranking"] = f.familyRanking;
+        j["failing_kernel"] = f.failingKernel.empty()
+                                  ? ordered_json(nullptr)
+                                  : ordered_json{{"name", f.failingKernel}, {"how", f.failingKernelHow}, {"line", f.failingKernelLine}};
         j["unknown"] = orNull(f.unknown);
         j["implied_devices"] = f.impliedDevices;
         j["implied_by"] = orNull(f.impliedBy);
@@ -239,7 +246,15 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         }
         list.push_back(std::move(j));
     }
-    return ordered_json{{"findings", list}};
+    if (!diagnosis.findings.empty()) return ordered_json{{"findings", list}};
+    // A refusal says why and what the diagnosis knows, as the text output does.
+    ordered_json known = ordered_json::array();
+    const SignatureList signatures(kernels);
+    for (std::size_t i = 0; i < signatures.size(); ++i) known.push_back(std::string(signatures[i].id));
+    return ordered_json{{"findings", list},
+                        {"reason", "no known signature in " + std::to_string(diagnosis.lineCount) + " lines"},
+                        {"known", knownSignaturesText(kernels)},
+                        {"known_signatures", known}};
 }
 
 }  // namespace tilescope

@@ -76,7 +76,12 @@ struct DiagnosisFinding {
     std::vector<DiagnosisLayer> layers;          // the model's layers of the finding's kernel, planned at its shape
     std::optional<std::int64_t> boundary;        // along the sweep axis: the passing value nearest the failing one
     std::vector<std::string> familyRanking;      // when the text names no kernel: the bundled families that could raise it, likeliest first
-    std::string unknown;                         // which figures the text does not give, and how to supply them
+    // The kernel the log itself names at the error (a .cu:line, an extension op, a Triton launch,
+    // the API called), how it names it and the 1-based line; "" / 0 when it names none.
+    std::string failingKernel;
+    std::string failingKernelHow;
+    int failingKernelLine = 0;
+    std::string unknown;  // which figures the text does not give, and how to supply them
     // The database GPUs the text implies without naming one (an architecture, a printed limit), and why.
     std::vector<std::string> impliedDevices;
     std::string impliedBy;  // "sm_89: every database GPU of compute capability 8.9"
@@ -111,7 +116,8 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 std::string knownSignaturesText(const KernelRegistry& kernels);
 
 // {"findings": [...]}: each with kind, family, variant, message, line, shape, device, fix,
-// command, consequence_of (null when none) and the fields after them.
+// command, consequence_of (null when none) and the fields after them. A refusal (no finding)
+// adds "reason", "known" and "known_signatures" (every signature id, in the order tried).
 nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelRegistry& kernels);
 
 // The device ids a free-text device name refers to ("RTX 4090", "H100 PCIe", "sm_120"): one id

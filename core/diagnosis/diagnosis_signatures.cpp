@@ -7,7 +7,9 @@
 #include <regex>
 
 #include "core/model/device_spec.h"
+#include "core/diagnosis/call_shapes.h"
 #include "core/diagnosis/diagnosis_evidence.h"
+#include "core/diagnosis/failing_kernel.h"
 #include "core/diagnosis/diagnosis_stacks.h"
 #include "core/model/fix_finder.h"
 #include "core/model/kernel_resources.h"
@@ -476,6 +478,7 @@ void attentionFigures(FindingBuilder& b) {
         b.value("seqlen_q", seq);
         b.value("seqlen_k", seq);
     }
+    callShapeFigures(b);  // the tensor shape of an attention call the log names (core/diagnosis/call_shapes)
     // heads and head_dim from the model the log names, when the log does not print them.
     if (const CatalogModel* model = b.model()) {
         auto& f = b.finding();
@@ -689,6 +692,7 @@ void buildBf16Device(FindingBuilder& b, const SvMatch&) {
 // families' causes for this signature, in their order).
 void rankFamilies(FindingBuilder& b) {
     auto& f = b.finding();
+    if (!f.failingKernel.empty()) return;  // the log names its own kernel (core/diagnosis/failing_kernel)
     std::vector<const LikelyCause*> causes;
     for (const DiagnosisSignatures* family : contributions(b.scope().kernels))
         for (const auto& cause : family->causes)
@@ -1018,7 +1022,9 @@ DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature,
     f.message = match.str(0);
     if (signature.kind == Verdict::OutOfMemory)  // the allocator's details follow the signature
         f.message = std::string(match[0].first, matchedText.end());
+    noteFailingKernel(builder);
     signature.build(builder, match);
+    explainFailingKernel(builder);
     return std::move(f);
 }
 
