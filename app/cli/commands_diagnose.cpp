@@ -31,9 +31,7 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"    message", f.message});
     if (f.lines.size() > 1) {
-        std::string lines;
-        for (int l : f.lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
-        rows.push_back({"    seen on lines", lines});
+        rows.push_back({"    seen on lines", occurrencesText(f.lines)});
     }
     rows.push_back({"    kernel", f.family.empty() ? "unknown (the log names no bundled kernel)"
                                                    : f.family + " / " + (f.variant.empty() ? "variant unknown" : f.variant)});

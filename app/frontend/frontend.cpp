@@ -30,6 +30,16 @@ std::string readInput(const std::string& path) {
     if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError{path + ": cannot open"};
+    // A file of known size in one read (a server log runs to hundreds of MB); a pipe or device by the stream.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+        std::string text(static_cast<std::size_t>(size), '\0');
+        if (in.read(text.data(), size) && in.peek() == std::char_traits<char>::eof()) return text;
+        in.clear();
+        in.seekg(0, std::ios::beg);
+    }
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();

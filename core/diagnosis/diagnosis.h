@@ -4,7 +4,9 @@
 // tilescope-cli command. The CLI (`diagnose`) and the GUI's Diagnose dock both show it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,13 +109,23 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 struct DiagnosisOptions {
     std::vector<CatalogModel> models;
     std::optional<CatalogModel> model;
+    // For a front-end that diagnoses off its UI thread: `progress` (when set) is called now and
+    // then with the share of the log's lines read so far (0 to 1), from the diagnosing thread;
+    // when `cancel` is set and becomes true the diagnosis stops and returns the error kDiagnosisCancelled.
+    std::function<void(double)> progress;
+    const std::atomic<bool>* cancel = nullptr;
 };
+inline constexpr const char* kDiagnosisCancelled = "the diagnosis was cancelled";
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices,
                                const DiagnosisOptions& options);
 
 // What the diagnosis knows, for an answer that found no signature: the upstream checks of each
 // family that contributes its own error texts (by title), then core's generic ones.
 std::string knownSignaturesText(const KernelRegistry& kernels);
+
+// The lines a finding occurs on, for a reader: every line while there are few ("5, 6"), else the
+// count, the first lines and the last ("x 16,000, lines 1, 2, 3, 4, 5, 6, 7, 8, ..., 16000").
+std::string occurrencesText(const std::vector<int>& lines);
 
 // {"findings": [...]}: each with kind, family, variant, message, line, shape, device, fix,
 // command, consequence_of (null when none) and the fields after them. A refusal (no finding)
