@@ -61,8 +61,10 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
         rows.push_back(
             {"      " + l.name, shape + ": " + std::string(verdictName(l.verdict)) + (l.message.empty() ? "" : " - " + l.message)});
     }
-    std::string device = f.deviceId.empty() ? (f.arch.empty() ? "not named in the log" : f.arch + " (more than one GPU in the database)")
-                                            : f.deviceId + " (" + (f.deviceText.empty() ? f.arch : f.deviceText) + ")";
+    // Several GPUs fit the name ("Pascal class", "RTX 3090, RTX 4090"): the name as written, not the arch alone.
+    const std::string named = f.deviceText.empty() ? f.arch : f.deviceText;
+    std::string device = f.deviceId.empty() ? (named.empty() ? "not named in the log" : named + " (more than one GPU in the database)")
+                                            : f.deviceId + " (" + named + ")";
     rows.push_back({"    device", device});
     if (!f.impliedDevices.empty()) rows.push_back({"    implies", joinList(f.impliedDevices) + " (" + f.impliedBy + ")"});
     if (f.limit) rows.push_back({"    limit", describeLimit(*f.limit)});

@@ -47,22 +47,27 @@ std::string readInput(const std::string& path) {
 
 // ---- devices, kernels, plan, sweep
 
-ordered_json devicesJson() {
-    ordered_json list = ordered_json::array();
-    for (const auto& d : database().devices()) list.push_back(deviceToJson(d));
-    return {{"default", database().defaultId()}, {"devices", list}};
-}
+namespace {
 
-ordered_json deviceJson(const std::string& id) {
-    const DeviceSpec device = orUsageError(resolveDevice(id, database()));
-    // The roofline's compute ceilings are not launch limits (deviceToJson, which traces embed,
-    // leaves them out), but `devices ID` is where a user looks for every figure of a GPU.
+// The roofline's compute ceilings are not launch limits (deviceToJson, which traces embed, leaves
+// them out), but `devices` is where a user looks for every figure of a GPU and its source.
+ordered_json deviceWithPeaksToJson(const DeviceSpec& device) {
     ordered_json j = deviceToJson(device);
     j["fp16_tensor_tflops"] = device.fp16TensorTflops ? ordered_json(*device.fp16TensorTflops) : ordered_json(nullptr);
     j["bf16_tensor_tflops"] = device.bf16TensorTflops ? ordered_json(*device.bf16TensorTflops) : ordered_json(nullptr);
     j["peak_source"] = device.peakSource.empty() ? ordered_json(nullptr) : ordered_json(device.peakSource);
     return j;
 }
+
+}  // namespace
+
+ordered_json devicesJson() {
+    ordered_json list = ordered_json::array();
+    for (const auto& d : database().devices()) list.push_back(deviceWithPeaksToJson(d));
+    return {{"default", database().defaultId()}, {"devices", list}};
+}
+
+ordered_json deviceJson(const std::string& id) { return deviceWithPeaksToJson(orUsageError(resolveDevice(id, database()))); }
 
 ordered_json kernelsJson(const std::string& name) {
     std::vector<const KernelFamily*> families;

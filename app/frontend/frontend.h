@@ -37,7 +37,7 @@ std::string readInput(const std::string& path);
 
 // ---- devices, kernels, plan, sweep
 
-// `devices --json`: {"default", "devices": [...]}.
+// `devices --json`: {"default", "devices": [...]}, each GPU with its tensor peaks and their source.
 nlohmann::ordered_json devicesJson();
 // `devices ID --json`: every figure of one GPU (a database id or a device .json file).
 nlohmann::ordered_json deviceJson(const std::string& id);

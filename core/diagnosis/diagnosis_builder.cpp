@@ -319,6 +319,9 @@ void FindingBuilder::resolveDevice(std::string_view matchedLine) {
     if (ids.empty() && cc) {
         for (const auto& d : devices.devices())
             if (d.computeCapability == *cc) ids.push_back(d.id);
+        // A named architecture or a product the database lacks ("Pascal class", "RTX 3060 Laptop GPU"): as written.
+        if (!product && archMention && archMention->cc == cc && archMention->text != archNameOf(*cc))
+            m_finding.deviceText = archMention->text;
     }
     if (cc) m_finding.arch = archNameOf(*cc);
     if (ids.size() == 1) {

@@ -104,8 +104,7 @@ void buildSharedMemoryOverLimit(FindingBuilder& b, const SharedMemoryReport& rep
     }
     if (rocm >= 0) {
         // ROCm's Triton prints an AMD GPU's LDS as the hardware limit (65,536 B on MI300X): no NVIDIA GPU is implied.
-        f.explanation += " The log runs on ROCm (line " + str(rocm + 1) + ": \"" + FindingBuilder::trimmed(b.scope().log.line(rocm)) +
-                         "\"): the limit is an AMD GPU's LDS, so no GPU of the database is implied.";
+        f.explanation += " " + otherVendorText(*b.scope().lookups.otherVendor(), FindingBuilder::trimmed(b.scope().log.line(rocm)));
     } else if (!f.arch.empty() && !report.compilerCheck) {
         if (auto cc = findArchitecture(f.arch))
             implyDevices(b, devicesOfArchitecture(b.scope().devices, *cc),

@@ -29,8 +29,13 @@ int LogLookups::awqMention() const {
 }
 
 int LogLookups::rocmMention() const {
-    if (!m_rocm) m_rocm = findRocmMention(m_log);
-    return *m_rocm;
+    const auto& vendor = otherVendor();
+    return vendor ? vendor->line : -1;
+}
+
+const std::optional<VendorMention>& LogLookups::otherVendor() const {
+    if (!m_vendor) m_vendor = findOtherVendor(m_log);
+    return *m_vendor;
 }
 
 std::optional<ModelMention> LogLookups::modelMention(int errorLine) const {

@@ -19,6 +19,7 @@
 #include "core/diagnosis/diagnosis_evidence.h"
 #include "core/diagnosis/diagnosis_regex.h"
 #include "core/diagnosis/diagnosis_text.h"
+#include "core/diagnosis/device_names.h"
 
 namespace tilescope {
 
@@ -31,14 +32,16 @@ class LogLookups {
 public:
     LogLookups(const LogText& log, const std::vector<const CatalogModel*>& models) : m_log(log), m_models(models) {}
     int awqMention() const;                                         // findAwqMention
-    int rocmMention() const;                                        // findRocmMention
+    int rocmMention() const;                                        // otherVendor()'s line, -1 when none
+    const std::optional<VendorMention>& otherVendor() const;        // findOtherVendor (device_names.h)
     std::optional<ModelMention> modelMention(int errorLine) const;  // findModelMention
     const std::vector<RowsEvidence>& stepBudgets() const;           // findStepBudgets
 
 private:
     const LogText& m_log;
     const std::vector<const CatalogModel*>& m_models;
-    mutable std::optional<int> m_awq, m_rocm;
+    mutable std::optional<int> m_awq;
+    mutable std::optional<std::optional<VendorMention>> m_vendor;
     mutable std::optional<std::vector<ModelMention>> m_modelMentions;
     mutable std::optional<std::vector<RowsEvidence>> m_stepBudgets;
 };

@@ -1,7 +1,6 @@
 #include "core/diagnosis/diagnosis_stacks.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 
 #include "core/model/text_format.h"
@@ -29,13 +28,10 @@ std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, 
     return out;
 }
 
-int findRocmMention(const LogText& log) {
-    // What PyTorch's collect_env, vLLM's platform detection and HIP builds print on AMD GPUs.
-    static constexpr std::array<std::string_view, 6> kWords{"rocm", "hip runtime", "amd instinct", "gfx90a", "gfx942", "radeon"};
-    for (int i = 0; i < log.lineCount(); ++i)
-        for (std::string_view word : kWords)
-            if (log.lowerLine(i).find(word) != std::string::npos) return i;
-    return -1;
+std::string otherVendorText(const VendorMention& vendor, std::string_view line) {
+    return "The log runs on " + vendor.vendor + " (line " + std::to_string(vendor.line + 1) + ": \"" + std::string(line) +
+           "\"): the limit is that vendor's GPU's " + vendor.memory +
+           ", not an NVIDIA GPU's shared memory, so no GPU of the database is implied and nothing is planned on one.";
 }
 
 std::optional<std::int64_t> parseHexBytes(std::string_view text) {

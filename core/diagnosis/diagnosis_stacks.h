@@ -1,7 +1,8 @@
 // What errors from stacks Tilescope does not bundle (ptxas, the CuTe DSL, a compiler's resource
 // check, vLLM's kernel checks) tell beyond their own text: the database GPUs a printed limit
-// implies, ROCm in the log, ptxas' hex figures and the multiples a divisibility check wants. The
-// stacks' own readings live with the family that replays them (kernels/<family>/diagnosis.*).
+// implies, what a limit printed under another vendor's stack means, ptxas' hex figures and the
+// multiples a divisibility check wants. The stacks' own readings live with the family that
+// replays them (kernels/<family>/diagnosis.*).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/model/device_spec.h"
+#include "core/diagnosis/device_names.h"
 #include "core/diagnosis/diagnosis_text.h"
 
 namespace tilescope {
@@ -23,9 +25,9 @@ std::vector<std::string> devicesOfArchitecture(const DeviceDatabase& devices, Co
 // The database GPUs whose opt-in limit holds `bytes` (where the same launch would fit).
 std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, std::int64_t bytes);
 
-// The first line (0-based) of a log that shows it runs on AMD GPUs through ROCm / HIP, where Triton's
-// "Hardware limit" is an AMD GPU's LDS and implies no NVIDIA GPU; -1 when none.
-int findRocmMention(const LogText& log);
+// What a finding says of a limit printed under another vendor's stack (`line` is the log line that
+// shows the stack): the limit is that vendor's GPU's, no NVIDIA GPU is implied, nothing is planned.
+std::string otherVendorText(const VendorMention& vendor, std::string_view line);
 
 // "0xc980" -> 51,584; nullopt for anything else.
 std::optional<std::int64_t> parseHexBytes(std::string_view text);

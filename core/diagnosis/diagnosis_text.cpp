@@ -18,7 +18,6 @@ constexpr double kMaxControlShare = 0.01;
 bool isBlank(char c) { return c == ' ' || c == '\t'; }
 
 char toLowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-char toUpperAscii(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
 std::string lowercase(std::string_view text) {
     std::string out(text);
@@ -110,89 +109,6 @@ std::optional<std::int64_t> toInteger(std::string_view digits) {
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
     return value;
-}
-
-// Upper-case words of letters and digits: "NVIDIA GeForce RTX-4090 (sm_89)" -> NVIDIA GEFORCE RTX 4090 SM 89.
-std::vector<std::string> words(std::string_view text) {
-    std::vector<std::string> out;
-    std::string current;
-    for (char c : text) {
-        const char u = toUpperAscii(c);
-        if ((u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9')) {
-            current += u;
-        } else if (!current.empty()) {
-            out.push_back(std::move(current));
-            current.clear();
-        }
-    }
-    if (!current.empty()) out.push_back(std::move(current));
-    return out;
-}
-
-bool hasDigit(const std::string& word) {
-    return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-bool isMemoryWord(const std::string& word) {
-    return word.size() > 2 && word.compare(word.size() - 2, 2, "GB") == 0 &&
-           std::all_of(word.begin(), word.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// The words that name a product in the database: its model ("RTX 4090", "H100"), its memory
-// ("80GB") and the rest ("PCIE", "SXM5", "HBM3") that tell variants of one model apart.
-struct ProductName {
-    std::vector<std::string> model;
-    std::string memory;
-    std::vector<std::string> qualifiers;
-    const DeviceSpec* device = nullptr;
-};
-
-ProductName productName(const DeviceSpec& device) {
-    static const std::vector<std::string> kVendorWords{"NVIDIA", "GEFORCE", "TESLA", "QUADRO"};
-    // "PRO" is part of the model in "RTX PRO 6000": without it any "6000" (a Quadro RTX 6000) would match.
-    static const std::vector<std::string> kSeriesWords{"RTX", "GTX", "TITAN", "PRO"};
-    ProductName name;
-    name.device = &device;
-    std::vector<std::string> list;
-    for (auto& w : words(device.name))
-        if (std::find(kVendorWords.begin(), kVendorWords.end(), w) == kVendorWords.end()) list.push_back(w);
-    std::size_t model = list.size();
-    for (std::size_t i = 0; i < list.size(); ++i)
-        if (hasDigit(list[i]) && !isMemoryWord(list[i])) {
-            model = i;
-            break;
-        }
-    if (model == list.size()) return name;
-    std::size_t first = model;
-    while (first > 0 && std::find(kSeriesWords.begin(), kSeriesWords.end(), list[first - 1]) != kSeriesWords.end()) --first;
-    name.model.assign(list.begin() + static_cast<std::ptrdiff_t>(first), list.begin() + static_cast<std::ptrdiff_t>(model) + 1);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        if (i >= first && i <= model) continue;
-        if (isMemoryWord(list[i])) name.memory = list[i];
-        else name.qualifiers.push_back(list[i]);
-    }
-    return name;
-}
-
-// Where `model` occurs in `text` as whole words (also run together: "RTX4090"); npos when not.
-std::size_t findModel(const std::vector<std::string>& text, const std::vector<std::string>& model, std::size_t* length) {
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (i + model.size() <= text.size() && std::equal(model.begin(), model.end(), text.begin() + static_cast<std::ptrdiff_t>(i))) {
-            *length = model.size();
-            return i;
-        }
-        std::string joined;
-        for (const auto& m : model) joined += m;
-        if (model.size() > 1 && text[i] == joined) {
-            *length = 1;
-            return i;
-        }
-    }
-    return std::string::npos;
-}
-
-bool qualifierMatches(const std::string& mentioned, const std::string& known) {
-    const std::size_t n = std::min(mentioned.size(), known.size());
-    return n >= 3 && mentioned.compare(0, n, known, 0, n) == 0;  // "SXM" fits "SXM5"
 }
 
 }  // namespace
@@ -299,117 +215,8 @@ int LogText::nearestLineWith(std::span<const std::string_view> keywords, int ind
     return -1;
 }
 
-std::optional<ComputeCapability> findArchitecture(std::string_view text) {
-    static const std::regex sm(R"((?:^|[^A-Za-z0-9])sm_?(\d{2,3})[af]?(?![0-9]))", std::regex::ECMAScript | std::regex::icase);
-    static const std::regex capability(R"(has compute capability\s*(\d+)\.(\d+))", std::regex::ECMAScript | std::regex::icase);
-    std::match_results<std::string_view::const_iterator> match;
-    if (std::regex_search(text.begin(), text.end(), match, sm)) {
-        const auto version = toInteger(match.str(1));
-        if (version) return ComputeCapability{static_cast<int>(*version / 10), static_cast<int>(*version % 10)};
-    }
-    if (std::regex_search(text.begin(), text.end(), match, capability)) {
-        const auto major = toInteger(match.str(1));
-        const auto minor = toInteger(match.str(2));
-        if (major && minor) return ComputeCapability{static_cast<int>(*major), static_cast<int>(*minor)};
-    }
-    return std::nullopt;
-}
-
 std::string lowercaseAscii(std::string_view text) { return lowercase(text); }
 
 std::string archNameOf(ComputeCapability cc) { return "sm_" + std::to_string(cc.smVersion()); }
-
-namespace {
-
-// The database's product names, built once per log, with the lowercase word every mention of
-// each must contain (a cheap prefilter before splitting a line into words).
-struct ProductIndex {
-    std::vector<ProductName> names;
-    std::vector<std::string> keys;
-
-    explicit ProductIndex(const DeviceDatabase& devices) {
-        for (const auto& device : devices.devices()) {
-            names.push_back(productName(device));
-            keys.push_back(names.back().model.empty() ? std::string() : lowercase(names.back().model.back()));
-        }
-    }
-    bool mayName(std::string_view lower) const {
-        return std::any_of(keys.begin(), keys.end(),
-                           [&](const std::string& k) { return !k.empty() && lower.find(k) != std::string_view::npos; });
-    }
-};
-
-std::vector<std::string> matchProducts(std::string_view text, const ProductIndex& index, std::string* matched) {
-    const std::vector<std::string> textWords = words(text);
-    std::vector<const ProductName*> found;
-    std::size_t at = 0, length = 0;
-    for (const auto& name : index.names) {
-        if (name.model.empty()) continue;
-        std::size_t len = 0;
-        const std::size_t pos = findModel(textWords, name.model, &len);
-        if (pos == std::string::npos) continue;
-        if (found.empty()) {
-            at = pos;
-            length = len;
-        }
-        if (pos == at) found.push_back(&name);
-    }
-    if (found.empty()) return {};
-    // The words right after the model ("80GB HBM3", "PCIe") tell the database's variants apart.
-    constexpr std::size_t kQualifierWords = 6;
-    const auto after = textWords.begin() + static_cast<std::ptrdiff_t>(at + length);
-    const std::vector<std::string> tail(
-        after, textWords.begin() + static_cast<std::ptrdiff_t>(std::min(textWords.size(), at + length + kQualifierWords)));
-    std::vector<std::pair<int, const ProductName*>> scored;
-    for (const auto* name : found) {
-        bool contradicts = false;
-        int score = 0;
-        for (const auto& word : tail) {
-            if (isMemoryWord(word) && !name->memory.empty() && word != name->memory) contradicts = true;
-            if (isMemoryWord(word) && word == name->memory) ++score;
-            for (const auto& q : name->qualifiers)
-                if (qualifierMatches(word, q)) ++score;
-        }
-        if (!contradicts) scored.emplace_back(score, name);
-    }
-    if (matched) {
-        *matched = "";
-        for (std::size_t i = at; i < at + length; ++i) *matched += (matched->empty() ? "" : " ") + textWords[i];
-    }
-    std::vector<std::string> ids;
-    const int best = scored.empty() ? 0 : std::max_element(scored.begin(), scored.end())->first;
-    for (const auto& [score, name] : scored)
-        if (score == best) ids.push_back(name->device->id);
-    return ids;
-}
-
-}  // namespace
-
-std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched) {
-    return matchProducts(text, ProductIndex(devices), matched);
-}
-
-std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDatabase& devices) {
-    std::vector<DeviceMention> mentions;
-    const ProductIndex index(devices);
-    for (int i = 0; i < log.lineCount(); ++i) {
-        DeviceMention mention;
-        mention.line = i;
-        const std::string& lower = log.lowerLine(i);
-        if (index.mayName(lower)) mention.ids = matchProducts(log.line(i), index, &mention.text);
-        if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
-            mention.cc = findArchitecture(log.line(i));
-        if (!mention.cc && !mention.ids.empty()) {
-            const DeviceSpec* first = devices.find(mention.ids.front());
-            const bool shared = std::all_of(mention.ids.begin(), mention.ids.end(), [&](const std::string& id) {
-                return devices.find(id)->computeCapability == first->computeCapability;
-            });
-            if (shared) mention.cc = first->computeCapability;
-        }
-        if (mention.cc && mention.ids.empty()) mention.text = archNameOf(*mention.cc);
-        if (!mention.ids.empty() || mention.cc) mentions.push_back(std::move(mention));
-    }
-    return mentions;
-}
 
 }  // namespace tilescope

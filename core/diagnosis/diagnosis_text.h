@@ -1,5 +1,5 @@
 // The text model the diagnosis reads: a log cleaned of colour codes and line-ending noise, the
-// figures it gives near a line (M=, tokens=, head_dim=, ...), and the GPUs it names.
+// figures it gives near a line (M=, tokens=, head_dim=, ...). The GPUs it names: device_names.h.
 #pragma once
 
 #include <cstdint>
@@ -68,23 +68,7 @@ private:
     std::vector<std::string> m_lower;  // lowercase copies for keyword search
 };
 
-// An architecture named in text: "sm_89", "sm_100a", "SM120", "has compute capability 7.5".
-std::optional<ComputeCapability> findArchitecture(std::string_view text);
 std::string archNameOf(ComputeCapability cc);  // "sm_89"
 std::string lowercaseAscii(std::string_view text);
-
-// A GPU named on one line of a log.
-struct DeviceMention {
-    int line = 0;                         // 0-based
-    std::vector<std::string> ids;         // database ids the name fits (empty: an architecture only)
-    std::optional<ComputeCapability> cc;  // from an arch name on the line, or shared by every id
-    std::string text;                     // the name as written
-};
-
-// Every GPU the log names, in line order.
-std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDatabase& devices);
-// The device ids one piece of text names (see matchDeviceName in diagnosis.h); `matched` gets the
-// text that matched.
-std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched);
 
 }  // namespace tilescope

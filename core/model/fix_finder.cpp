@@ -117,6 +117,30 @@ std::string joinIds(const std::vector<std::string>& ids) {
     return out;
 }
 
+// The database GPUs (other than `planned`) where a shape runs, short enough to read with 60 of
+// them: an architecture whose every GPU runs it is named once ("every database GPU of sm_80,
+// sm_90"), the rest by id, oldest architecture first.
+std::string describeAccepting(const std::vector<std::string>& accepting, const DeviceDatabase& database, const std::string& planned) {
+    std::vector<ComputeCapability> order;
+    for (const auto& d : database.devices())
+        if (std::find(order.begin(), order.end(), d.computeCapability) == order.end()) order.push_back(d.computeCapability);
+    std::sort(order.begin(), order.end());
+    auto runs = [&](const std::string& id) { return std::find(accepting.begin(), accepting.end(), id) != accepting.end(); };
+    std::vector<std::string> wholeArchs, ids;
+    for (const auto& cc : order) {
+        std::vector<std::string> group;
+        for (const auto& d : database.devices())
+            if (d.computeCapability == cc && d.id != planned) group.push_back(d.id);
+        const bool whole = group.size() > 1 && std::all_of(group.begin(), group.end(), runs);
+        if (whole) wholeArchs.push_back("sm_" + std::to_string(cc.smVersion()));
+        else
+            for (const auto& id : group)
+                if (runs(id)) ids.push_back(id);
+    }
+    if (wholeArchs.empty()) return joinIds(ids);
+    return "every database GPU of " + joinIds(wholeArchs) + (ids.empty() ? std::string() : ", and on " + joinIds(ids));
+}
+
 // Nearest value at which the plan passes with every parameter of `parameters` set to it.
 std::optional<std::int64_t> nearestPassingTogether(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device,
                                                    std::vector<int> parameters) {
@@ -186,7 +210,7 @@ void attachFix(LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& d
             if (other.id == device.id) continue;
             if (kernel.family->plan(kernel.variant, plan.shape, other, PlanDetail::Brief).ok()) accepting.push_back(other.id);
         }
-        if (!accepting.empty()) parts.push_back("this shape runs on " + joinIds(accepting));
+        if (!accepting.empty()) parts.push_back("this shape runs on " + describeAccepting(accepting, *database, device.id));
     }
     plan.fix.clear();
     for (const auto& part : parts) plan.fix += (plan.fix.empty() ? "" : "; or ") + part;

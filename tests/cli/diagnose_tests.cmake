@@ -41,3 +41,6 @@ tilescope_cli_golden(diagnose_public_xformers845 "diagnose|tests/data/diagnose_c
   GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_public_fa1812_json "diagnose|tests/data/diagnose_corpus/fa1812_flash_attn_func_heads.log|--json"
   GOLDEN_DIR diagnose_golden)
+# Issue 28: a limit printed under AMD's ROCm stack implies no NVIDIA GPU; a log that names an architecture, no product.
+tilescope_cli_golden(diagnose_rocm_mi300 "diagnose|${logs}/sglang2384_mi300_triton_lds.log" GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_pascal_class "diagnose|${logs}/pascal50_triton_pascal_class.log" GOLDEN_DIR diagnose_golden)

@@ -85,7 +85,8 @@ TEST(DiagnosisStacks, PtxasStaticSharedDataOverTheCap) {
 TEST(DiagnosisStacks, CuteLaunchCheckImpliesEveryGpuOfItsArchitecture) {
     const auto f = only("launch shared memory exceeds current GPU arch sm_89 allowed. Allocated: 131072 bytes. Max: 101376 bytes.\n");
     EXPECT_EQ(f.arch, "sm_89");
-    EXPECT_EQ(f.impliedDevices, (std::vector<std::string>{"l4", "rtx-4090", "l40s"}));
+    EXPECT_EQ(f.impliedDevices, (std::vector<std::string>{"l4", "rtx-4090", "l40s", "rtx-4080", "rtx-4070-ti", "rtx-4070", "rtx-4060-ti",
+                                                          "rtx-4060", "rtx-6000-ada", "l40", "l20"}));
     EXPECT_EQ(f.command, "tilescope-cli plan -k custom -d l4 -s dynamic_smem=131072,smem_optin=1");
     const LaunchPlan p = replay(f.command);
     EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
@@ -95,12 +96,13 @@ TEST(DiagnosisStacks, CuteLaunchCheckImpliesEveryGpuOfItsArchitecture) {
     EXPECT_EQ(p.limit->actual, 131072);
 }
 
-// vLLM #57712 (Quadro RTX 6000): "Hardware limit: 65536" is cc 7.5's opt-in limit.
+// vLLM #57712 (Quadro RTX 6000): "Hardware limit: 65536" is cc 7.5's opt-in limit, every Turing GPU's.
 TEST(DiagnosisStacks, TritonHardwareLimitImpliesTheGpusWithThatOptinLimit) {
     const auto f = only(
         "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: "
         "65536. Reducing block sizes or `num_stages` may help.\n");
-    EXPECT_EQ(f.impliedDevices, std::vector<std::string>{"t4"});
+    EXPECT_EQ(f.impliedDevices, (std::vector<std::string>{"t4", "rtx-2080-ti", "rtx-2080", "rtx-2070", "rtx-2060", "titan-rtx",
+                                                          "quadro-rtx-6000", "quadro-rtx-8000"}));
     EXPECT_EQ(f.command, "tilescope-cli plan -k custom -d t4 -s dynamic_smem=98304,smem_optin=1");
     EXPECT_FALSE(f.unknown.empty()) << "no config in the text: it says what would let it plan the triton family";
     const LaunchPlan p = replay(f.command);

@@ -396,22 +396,33 @@ TEST(DeviceNames, MapToDatabaseIdsWhereUnambiguous) {
     using Ids = std::vector<std::string>;
     EXPECT_EQ(matchDeviceName("NVIDIA GeForce RTX 5090", db), Ids{"rtx-5090"});
     EXPECT_EQ(matchDeviceName("RTX5090", db), Ids{"rtx-5090"});
-    EXPECT_EQ(matchDeviceName("sm_120", db), (Ids{"rtx-5090", "rtx-pro-6000-blackwell", "rtx-5070-ti"}));
+    EXPECT_EQ(matchDeviceName("sm_120", db),
+              (Ids{"rtx-5090", "rtx-pro-6000-blackwell", "rtx-5070-ti", "rtx-5080", "rtx-5070", "rtx-5060-ti"}));
     EXPECT_EQ(matchDeviceName("RTX 4090 (sm_89)", db), Ids{"rtx-4090"});
-    EXPECT_EQ(matchDeviceName("sm_89", db), (Ids{"l4", "rtx-4090", "l40s"}));
+    EXPECT_EQ(matchDeviceName("sm_89", db), (Ids{"l4", "rtx-4090", "l40s", "rtx-4080", "rtx-4070-ti", "rtx-4070", "rtx-4060-ti", "rtx-4060",
+                                                 "rtx-6000-ada", "l40", "l20"}));
     EXPECT_EQ(matchDeviceName("NVIDIA H100 80GB HBM3", db), Ids{"h100-sxm"});
     EXPECT_EQ(matchDeviceName("H100 PCIe", db), Ids{"h100-pcie"});
     EXPECT_EQ(matchDeviceName("H100", db).size(), 2u);
-    EXPECT_TRUE(matchDeviceName("A100-SXM4-40GB", db).empty());  // the database has the 80 GB A100 only
-    EXPECT_EQ(matchDeviceName("A100-PG509-200", db), Ids{"a100-80gb-sxm"});
-    EXPECT_TRUE(matchDeviceName("GeForce GTX 1080", db).empty());
+    EXPECT_EQ(matchDeviceName("A100-SXM4-40GB", db), Ids{"a100-40gb-sxm"});
+    // A board code names no memory size or form: every A100.
+    EXPECT_EQ(matchDeviceName("A100-PG509-200", db), (Ids{"a100-80gb-sxm", "a100-40gb-pcie", "a100-40gb-sxm", "a100-80gb-pcie"}));
+    EXPECT_EQ(matchDeviceName("GeForce GTX 1080", db), Ids{"gtx-1080"});  // not the 1080 Ti
+    EXPECT_EQ(matchDeviceName("GeForce GTX 1080 Ti", db), Ids{"gtx-1080-ti"});
     EXPECT_EQ(matchDeviceName("L40S", db), Ids{"l40s"});       // not the L4
     EXPECT_EQ(matchDeviceName("NVIDIA L4", db), Ids{"l4"});    // not the L40S
     EXPECT_EQ(matchDeviceName("NVIDIA A10", db), Ids{"a10"});  // not the A100
     EXPECT_EQ(matchDeviceName("NVIDIA A40", db), Ids{"a40"});
     EXPECT_EQ(matchDeviceName("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", db), Ids{"rtx-pro-6000-blackwell"});
     EXPECT_EQ(matchDeviceName("NVIDIA GeForce RTX 5070 Ti", db), Ids{"rtx-5070-ti"});
-    EXPECT_TRUE(matchDeviceName("Quadro RTX 6000", db).empty());  // Turing, not the RTX PRO 6000 Blackwell
+    EXPECT_EQ(matchDeviceName("Quadro RTX 6000", db), Ids{"quadro-rtx-6000"});  // Turing, not the RTX PRO 6000 Blackwell
+    EXPECT_EQ(matchDeviceName("NVIDIA RTX 6000 Ada Generation", db), Ids{"rtx-6000-ada"});
+    EXPECT_EQ(matchDeviceName("NVIDIA GeForce RTX 3090 Ti", db), Ids{"rtx-3090-ti"});
+    EXPECT_EQ(matchDeviceName("NVIDIA GeForce RTX 3090", db), Ids{"rtx-3090"});  // not the Ti
+    EXPECT_EQ(matchDeviceName("Tesla V100-SXM2-32GB", db), Ids{"v100-sxm2-32gb"});
+    EXPECT_EQ(matchDeviceName("NVIDIA H20", db), Ids{"h20"});  // not the H200
+    EXPECT_EQ(matchDeviceName("Orin", db).size(), 4u);         // the four Jetson Orin modules
+    EXPECT_EQ(matchDeviceName("TITAN RTX", db), Ids{"titan-rtx"});
 }
 
 }  // namespace

@@ -297,6 +297,13 @@ TEST(OccupancyOfAPlan, PlannersReadRegistersFromTheCompilerOnEveryDevice) {
                 SCOPED_TRACE(spec.id + " " + std::string(family->name()) + "/" + std::string(p.variant));
                 if (p.verdict < Verdict::InvalidLaunch) continue;  // refused before a launch was computed
                 EXPECT_FALSE(p.kernelSymbol.empty());
+                // CUDA 13 builds cc >= 7.5 only (KERNELS.md): on a Pascal or Volta GPU the build has no
+                // ptxas report, and the plan says its registers are unknown rather than borrow another arch's.
+                if (spec.computeCapability < ComputeCapability{7, 5}) {
+                    EXPECT_FALSE(compiledKernelResources().find(p.kernelSymbol, spec.computeCapability));
+                    EXPECT_FALSE(p.registers);
+                    continue;
+                }
                 test::expectCompilerRegisters(p, spec);
             }
         }

@@ -108,6 +108,8 @@ QString DiagnosisModel::deviceText(const DiagnosisFinding& f) {
     if (!f.deviceId.empty())
         return QString::fromStdString(f.deviceId) + QStringLiteral(" (") + toQString(f.deviceText.empty() ? f.arch : f.deviceText) +
                QLatin1Char(')');
+    // Several GPUs fit the name the log gives ("Pascal class", "RTX 3090, RTX 4090"): as the CLI shows it.
+    if (!f.deviceText.empty()) return toQString(f.deviceText) + tr(" (more than one GPU in the database)");
     // A limit or arch the log prints can name the GPUs without the log naming one (the CLI's "implies").
     if (!f.impliedDevices.empty()) return tr("implies %1").arg(QString::fromStdString(joinList(f.impliedDevices)));
     if (!f.arch.empty()) return toQString(f.arch) + tr(" (more than one GPU in the database)");

@@ -74,9 +74,8 @@ TEST(AttentionFa2, PreAmpereIsUnsupportedDevice) {
     EXPECT_EQ(p.limit->actual, 75);
     EXPECT_EQ(p.failingParameter, -1);
     EXPECT_EQ(p.fix,
-              "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU; or this "
-              "shape runs on a100-80gb-sxm, l4, rtx-4090, h100-sxm, h100-pcie, h200, b200, rtx-5090, l40s, a10, a40, "
-              "rtx-pro-6000-blackwell, rtx-5070-ti");
+              "run attention through PyTorch SDPA (math or memory-efficient backend) on this GPU; or this shape runs on "
+              "every database GPU of sm_80, sm_86, sm_87, sm_89, sm_90, sm_120, and on b200, gb10");
 }
 
 // ---- shapes the planners refuse, one row each -------------------------------------------
@@ -130,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
                          .verdict = Verdict::OutOfMemory, .message = "CUDA error: out of memory", .limit = "memory_bytes",
                          .limitValue = 85899345920, .actual = 2000 * std::int64_t{67371008},
                          .fix = "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-                                "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200",
+                                "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200, gb10",
                          .cudaErrorCode = 2}),
     test::rowName);
 // clang-format on
@@ -492,7 +491,7 @@ TEST(AttentionSm120, Hdim512OnRtx5090NoTileFits) {
     EXPECT_EQ(p.fix,
               "nearest passing head_dim: 128 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
               "head_dim_v=512,causal=0,num_splits=0); or route this head_dim to another backend, or use a GPU with a larger "
-              "opt-in shared-memory limit; or this shape runs on h100-sxm, h100-pcie, h200, b200");
+              "opt-in shared-memory limit; or this shape runs on every database GPU of sm_90, and on b200");
 }
 
 TEST(AttentionSm120, TileFitsAt512OnH100) {

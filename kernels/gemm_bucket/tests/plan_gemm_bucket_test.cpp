@@ -50,8 +50,8 @@ INSTANTIATE_TEST_SUITE_P(
                          .message = "CUDA error: invalid argument", .limit = "smem_per_block_optin", .limitValue = 166912,
                          .actual = 221184,
                          .fix = "nearest passing M: 16 (M=16,N=7168,K=8192); or chunk M into calls of at most 16 rows: the "
-                                "largest cell whose shared memory fits this GPU's opt-in limit; or this shape runs on h100-sxm, "
-                                "h100-pcie, h200, b200",
+                                "largest cell whose shared memory fits this GPU's opt-in limit; or this shape runs on every "
+                                "database GPU of sm_90, and on b200",
                          .device = "a100-80gb-sxm", .cudaError = "cudaErrorInvalidValue"}),
     test::rowName);
 // clang-format on
