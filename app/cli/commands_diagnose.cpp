@@ -209,9 +209,18 @@ struct CheckModelOptions {
     std::string seqs = "1";
     std::string attentionVariant;  // the default: the first variant of the family that plans the attention call
     bool json = false;
+    bool backends = false;  // --backends: the backend matrix (commands_backends.cpp) instead of the layer table
+    std::string devices;    // --backends: device ids, comma-separated
+    bool train = false;     // --backends: add the backward rules
 };
 
 int runCheckModel(const CheckModelOptions& o) {
+    if (o.backends) {
+        if (!o.device.empty() && !o.devices.empty()) throw UsageError{"--backends takes --devices (or one -d), not both"};
+        return runBackendCheck(o.config, o.devices.empty() ? o.device : o.devices, parseList(o.batches, "--batch"),
+                               parseList(o.seqs, "--seq"), o.train, o.json);
+    }
+    if (!o.devices.empty() || o.train) throw UsageError{"--devices and --train apply to --backends"};
     const DeviceDatabase& database = DeviceDatabase::embedded();
     auto model = loadModelConfig(o.config);
     if (!model) throw UsageError{model.error()};
@@ -269,6 +278,12 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
     command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
     command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
+    command->add_flag("--backends", o->backends,
+                      "the backend matrix instead: every attention backend and quantized GEMM that applies, by device, with the "
+                      "rule that decides each cell (exit 1 when a device has no working backend of a kind)");
+    command->add_option("--devices", o->devices,
+                        "with --backends: device ids, comma-separated (default: t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090)");
+    command->add_flag("--train", o->train, "with --backends: training: add the backward rows, plan train=1 where a backend has it");
     command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
 }
 
