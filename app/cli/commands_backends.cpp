@@ -111,32 +111,13 @@ int runBackendCheck(const std::string& configPath, const std::string& deviceList
     }
     if (devices.empty()) throw UsageError{"--devices: give device ids, comma-separated"};
 
-    // The checkpoint's figures: the attention call and every linear layer model_check expands.
     const KernelRegistry& kernels = builtinKernels();
-    BackendModel backendModel;
-    backendModel.name = model->name;
-    backendModel.heads = model->heads;
-    backendModel.kvHeads = model->kvHeads;
-    backendModel.headDim = model->headDim;
-    backendModel.headDimV = model->headDim;
-    backendModel.groupSize = model->groupSize;
-    for (const auto& layer : expandModel(*model, kernels)) {
-        if (layer.attention) continue;
-        BackendModel::Linear linear{layer.name, 0, 0};
-        for (const auto& [name, value] : layer.fixed) {
-            if (name == "N") linear.n = value;
-            if (name == "K") linear.k = value;
-        }
-        backendModel.linears.push_back(linear);
-    }
-    if (const std::string_view family = packingFamily(model->packing, kernels); !family.empty())
-        backendModel.ownGemm.push_back({std::string(family), std::string(packingVariant(model->packing))});
-
+    const BackendModel backendModelOfConfig = backendModel(*model, kernels);
     BackendMatrixOptions options;
     options.batches = batches;
     options.seqs = seqs;
     options.train = train;
-    auto matrix = backendMatrix(backendModel, devices, options, kernels);
+    auto matrix = backendMatrix(backendModelOfConfig, devices, options, kernels);
     if (!matrix) throw UsageError{matrix.error()};
     if (json) std::cout << backendMatrixToJson(*matrix).dump(2) << '\n';
     else printMatrix(*model, *matrix);

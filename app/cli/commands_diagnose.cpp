@@ -212,13 +212,16 @@ struct CheckModelOptions {
     bool backends = false;  // --backends: the backend matrix (commands_backends.cpp) instead of the layer table
     std::string devices;    // --backends: device ids, comma-separated
     bool train = false;     // --backends: add the backward rules
+    bool seqGiven = false;  // --seq on the command line (--backends defaults to a prompt length instead of 1)
 };
 
 int runCheckModel(const CheckModelOptions& o) {
     if (o.backends) {
         if (!o.device.empty() && !o.devices.empty()) throw UsageError{"--backends takes --devices (or one -d), not both"};
+        // A prompt of 2,048 tokens unless --seq says otherwise: prefill rows plan seqlen_q = seqlen_k = 2048,
+        // decode rows one new token against 2,048 cached ones (seq 1 would make every prefill a single token).
         return runBackendCheck(o.config, o.devices.empty() ? o.device : o.devices, parseList(o.batches, "--batch"),
-                               parseList(o.seqs, "--seq"), o.train, o.json);
+                               parseList(o.seqGiven ? o.seqs : std::string("2048"), "--seq"), o.train, o.json);
     }
     if (!o.devices.empty() || o.train) throw UsageError{"--devices and --train apply to --backends"};
     const DeviceDatabase& database = DeviceDatabase::embedded();
@@ -275,7 +278,8 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
         ->required();
     command->add_option("-d,--device", o->device, "device id or device .json file (default: the database default)");
     command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();
-    command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
+    auto* seq = command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode; --backends: 2048 by default)")
+                    ->capture_default_str();
     command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
     command->add_flag("--backends", o->backends,
@@ -284,7 +288,10 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
     command->add_option("--devices", o->devices,
                         "with --backends: device ids, comma-separated (default: t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090)");
     command->add_flag("--train", o->train, "with --backends: training: add the backward rows, plan train=1 where a backend has it");
-    command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
+    command->callback([=, &exitCode] {
+        o->seqGiven = seq->count() > 0;
+        exitCode = runCheckModel(*o);
+    });
 }
 
 }  // namespace tilescope::cli

@@ -12,32 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/backend_model.h"
 #include "core/model/device_spec.h"
 #include "core/model/kernel_family.h"
 #include "core/model/result.h"
 
 namespace tilescope {
-
-// The model figures the matrix plans with (a checkpoint's config, or the Shape panel's attention shape).
-struct BackendModel {
-    struct Linear {
-        std::string name;  // "q_proj"
-        std::int64_t n = 0;
-        std::int64_t k = 0;
-    };
-    struct Kernel {
-        std::string family;
-        std::string variant;
-    };
-    std::string name;
-    std::int64_t heads = 0;
-    std::int64_t kvHeads = 0;
-    std::int64_t headDim = 0;
-    std::int64_t headDimV = 0;
-    std::int64_t groupSize = 0;   // quantization group; 0: not quantized (no GEMM rows)
-    std::vector<Linear> linears;  // every distinct linear layer, planned by each GEMM row
-    std::vector<Kernel> ownGemm;  // the checkpoint's own quantized kernel (its AWQ packing's), first among the GEMM rows
-};
 
 struct BackendMatrixOptions {
     std::vector<std::int64_t> batches{1};

@@ -99,8 +99,7 @@ void buildAttentionBackwardArch(FindingBuilder& b, const SvMatch& m) {
                      : (withDropout ? "this wording is flash-attn 2.7.0-2.7.2's" : "this wording is flash-attn <= 2.5.4's"));
     if (withDropout) b.valueFrom("dropout", 1, f.line, "the text says the backward ran with dropout");
     const auto hd = b.valueOf("head_dim");
-    f.title = "FlashAttention-2 backward refuses head_dim" + (hd ? " " + str(*hd) : std::string(" > 192")) + " on this GPU" +
-              (f.arch.empty() ? std::string() : " (" + f.arch + ")");
+    f.title = "FlashAttention-2 backward refuses head_dim" + (hd ? " " + str(*hd) : std::string(" > 192")) + " on this GPU";
     f.explanation =
         "flash-attn's mha_bwd runs head dims above 192 only on sm80 (A100/A800) and sm90 (H100/H800) in this release: its "
         "backward kernels for them need more shared memory than consumer and L-series GPUs grant one block.";
@@ -114,6 +113,20 @@ void buildAttentionBackwardArch(FindingBuilder& b, const SvMatch& m) {
         b.plan("attention", "fa2_bwd", values, "head_dim");
     }
     b.fallbackCommand("head_dim");
+    // The text names the GPUs it requires (A100/A800, H100/H800): a device read from those words is
+    // not the one that failed. Drop it, and the -d it put in the commands.
+    if (!f.deviceText.empty() && f.message.find(f.deviceText) != std::string::npos) {
+        const std::string flag = " -d " + f.deviceId;
+        for (std::string* command : {&f.command, &f.sweepCommand})
+            if (const auto at = command->find(flag); at != std::string::npos) command->erase(at, flag.size());
+        f.unknown =
+            "the log names no GPU Tilescope reads (" + f.deviceText + " is in the message as a GPU that passes): give yours with -d";
+        f.deviceId.clear();
+        f.deviceText.clear();
+        f.arch.clear();
+        f.sweepDevice.clear();
+        f.plan.reset();
+    }
 }
 
 void planRejectedLaunch(FindingBuilder& b) {

@@ -2,4 +2,4 @@
 tilescope_kernel_family(marlin
   CLASS MarlinFamily
   PLANNER plan.cpp
-  TESTS tests/plan_marlin_test.cpp tests/diagnosis_marlin_test.cpp)
+  TESTS tests/plan_marlin_test.cpp)

@@ -20,7 +20,6 @@ public:
     std::vector<std::string_view> kernelSymbols() const override { return {}; }
     bool hasDeviceCode() const override { return false; }
     BackendRole backendRole(int) const override { return BackendRole::QuantizedGemm; }
-    const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 };
 
 }  // namespace tilescope

@@ -21,7 +21,7 @@ tilescope_cli_golden(check_model_bad_batch
 tilescope_cli_golden(check_model_backends_gemma2
   "check-model|${models}/hugging-quants__gemma-2-9b-it-AWQ-INT4__config.json|--backends|--batch|1,8,64" GOLDEN_DIR check_model_golden)
 tilescope_cli_golden(check_model_backends_mistral_train
-  "check-model|${models}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json|--backends|--train|--devices|t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm|--batch|1,8|--seq|1,4096"
+  "check-model|${models}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json|--backends|--train|--devices|t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm|--batch|1,8|--seq|512,4096"
   GOLDEN_DIR check_model_golden)
 tilescope_cli_golden(check_model_backends_gemma_json
   "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|--backends|--devices|rtx-4090|--train|--json" GOLDEN_DIR check_model_golden)

@@ -42,8 +42,6 @@ TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
                                             "flashinfer.head_dim",
                                             "flashinfer.decode_group",
                                             "flashinfer.group_size",
-                                            "marlin.min_thread",
-                                            "marlin.group_size",
                                             "awq_gemm.pack_num",
                                             "awq_gemm.group_multiple",
                                             "awq_gemm.oc_group",
