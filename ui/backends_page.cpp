@@ -70,30 +70,39 @@ BackendsPage::BackendsPage(ExplorerState* state, QWidget* parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_devices->setToolTip(tr("Device ids, comma-separated (tilescope-cli devices lists them)"));
+    m_devices->setCursorPosition(0);
     m_batches->setToolTip(tr("Batch sizes, comma-separated"));
     m_seqs->setToolTip(tr("Sequence lengths: prefill rows plan seqlen_q = seqlen_k = seq, decode rows one token against seq cached ones"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The matrix scrolls: its columns must not widen the window past the 1,024 px every page fits.
+    m_table->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
+    m_table->setMinimumWidth(200);
 
     auto* open = new QPushButton(tr("&Open config…"));
     auto* shape = new QPushButton(tr("Use the &shape"));
     shape->setToolTip(tr("Check the Shape panel's attention shape (heads, head_dim) instead of a model config"));
     auto* run = new QPushButton(tr("&Check"));
+    // Two rows, so that the page fits the 1,024-pixel window every page is laid out for.
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(open);
+    buttons->addWidget(shape);
+    buttons->addWidget(m_train);
+    buttons->addStretch(1);
+    buttons->addWidget(run);
     auto* fields = new QHBoxLayout;
-    fields->addWidget(open);
-    fields->addWidget(shape);
     fields->addWidget(new QLabel(tr("Devices:")));
     fields->addWidget(m_devices, 3);
     fields->addWidget(new QLabel(tr("Batches:")));
     fields->addWidget(m_batches, 1);
     fields->addWidget(new QLabel(tr("Seqs:")));
     fields->addWidget(m_seqs, 1);
-    fields->addWidget(m_train);
-    fields->addWidget(run);
+    for (QLineEdit* edit : {m_devices, m_batches, m_seqs}) edit->setMinimumWidth(60);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_source);
+    layout->addLayout(buttons);
     layout->addLayout(fields);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_summary);
@@ -108,6 +117,10 @@ BackendsPage::BackendsPage(ExplorerState* state, QWidget* parent)
     });
     connect(run, &QPushButton::clicked, this, &BackendsPage::check);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &BackendsPage::openCell);
+    // Without a model the page follows the Shape panel's shape.
+    connect(m_state, &ExplorerState::changed, this, [this] {
+        if (m_path.isEmpty()) check();
+    });
     check();
 }
 

@@ -40,8 +40,9 @@ const std::vector<VariantInfo>& FlashInferFamily::variants() const {
          "FlashInfer decode (BatchDecodeWithPagedKVCacheWrapper): head_dim 64, 128 or 256; GQA group 1, 2, 4 or 8 unless "
          "use_tensor_cores (then the prefill kernels run it)",
          "flashinfer v0.1.6 include/flashinfer/utils.cuh:97-175; python/flashinfer/decode.py:57-60, 514-521",
-         {"head_dim", 32, 512, 31},
-         {"kv_heads", 1, 32, 32}},
+         // head_dim 64..256 in steps of 16 against kv_heads 1..32 in powers of two (heads 32: groups 32..1).
+         {"head_dim", 64, 256, 13},
+         {"kv_heads", 1, 32, 6}},
     };
     return list;
 }

@@ -154,7 +154,7 @@ const std::vector<VariantInfo>& SdpaFamily::variants() const {
         {"efficient",
          "SDPBackend.EFFICIENT_ATTENTION (the CUTLASS kernels from xFormers): can_use_mem_efficient_attention",
          "pytorch sdp_utils.cpp @001f694a: check_mem_efficient_hardware_support, check_head_dim_size_mem_efficient",
-         {"head_dim", 8, 320, 40},
+         {"head_dim", 2, 80, 40},  // its rule is alignment only: steps of 2 show the multiples of 8
          {}},
         {"cudnn",
          "SDPBackend.CUDNN_ATTENTION: can_use_cudnn_attention (cuDNN > 9.22 assumed)",
@@ -162,9 +162,10 @@ const std::vector<VariantInfo>& SdpaFamily::variants() const {
          {"head_dim", 8, 320, 40},
          {}},
         {"math",
-         "SDPBackend.MATH: the composite fallback, every shape (memory not modelled)",
-         "pytorch sdp_utils.cpp @001f694a",
-         {"head_dim", 8, 320, 40},
+         "SDPBackend.MATH: the composite fallback, every shape; it materializes the [batch, heads, seqlen_q, seqlen_k] scores, "
+         "so device memory bounds it",
+         "pytorch sdp_utils.cpp @001f694a; at::_scaled_dot_product_attention_math (the math path; file not pinned)",
+         {"seqlen_k", 1024, 1 << 22, 13},
          {}},
     };
     return list;
@@ -201,6 +202,27 @@ LaunchPlan SdpaFamily::plan(int variant, const Shape& shape, const DeviceSpec& d
             plan.alternative = "SDPA falls through to " + others;
         }
         return plan;
+    }
+    if (variant == Math) {
+        // The math path computes q @ k^T into a [batch, heads, seqlen_q, seqlen_k] tensor of the input
+        // dtype before the softmax: with q, k, v and the output that is the least it holds at once.
+        const double b = static_cast<double>(shape[Batch]), h = static_cast<double>(shape[Heads]);
+        const double sq = static_cast<double>(shape[SeqlenQ]), sk = static_cast<double>(shape[SeqlenK]);
+        const double elem = shape[Dtype] == kDtypeFp32 ? 4.0 : 2.0;
+        const double hq = static_cast<double>(shape[HeadDim]), hv = static_cast<double>(shape[HeadDimV]);
+        const double bytes = elem * b * h * (sq * hq + sk * hq + sk * hv + sq * hv + sq * sk);
+        plan.deviceMemoryBytes = clampBytes(bytes);
+        plan.memoryParameter = SeqlenK;
+        if (plan.deviceMemoryBytes > device.memoryBytes) {
+            failPlan(plan, Verdict::OutOfMemory, {"memory_bytes", device.memoryBytes, plan.deviceMemoryBytes}, SeqlenK, detail,
+                     detail == PlanDetail::Full
+                         ? "CUDA out of memory: the math backend materializes the [batch, heads, seqlen_q, seqlen_k] "
+                           "scores (" +
+                               withThousands(plan.deviceMemoryBytes) + " B with q, k, v and the output; the GPU has " +
+                               withThousands(device.memoryBytes) + " B)"
+                         : std::string());
+            return plan;
+        }
     }
     if (detail == PlanDetail::Full) plan.note = "sdp_utils.cpp's filters let this backend run the shape (its kernels are not modelled)";
     return plan;

@@ -54,6 +54,8 @@ TEST(Sdpa, SdpUtilsCpp001f694a_CudnnTensorShapes) {
     EXPECT_EQ(plan("sdpa", "cudnn", "batch=70000,seqlen_q=16,seqlen_k=16", "h100-sxm").message,
               "cuDNN SDPA does not support batch size or num_heads greater than 65535. Got batch size: 70000, num_heads: 32");
     EXPECT_EQ(plan("sdpa", "math", "head_dim=1000,head_dim_v=3", "t4").verdict, Verdict::Ok);
+    // The math backend's bound is memory: 32 heads x 2,048 x 2^20 fp16 scores (128 GiB) exceed an 80 GB H100.
+    EXPECT_EQ(plan("sdpa", "math", "seqlen_k=1048576", "h100-sxm").verdict, Verdict::OutOfMemory);
 }
 
 }  // namespace
