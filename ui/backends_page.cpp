@@ -216,12 +216,17 @@ void BackendsPage::draw() {
         m_table->setItem(r, 0, role);
         for (int c = 0; c < static_cast<int>(row.cells.size()); ++c) {
             const BackendCell& cell = row.cells[static_cast<std::size_t>(c)];
-            auto* item = new QTableWidgetItem(cell.ok() ? tr("ok") : toQString(std::string(verdictName(cell.verdict))));
+            // "unsupported_device" -> "device": narrow columns; the tooltip has the verdict and the rule.
+            QString verdict = toQString(std::string(verdictName(cell.verdict)));
+            verdict.remove(QStringLiteral("unsupported_"));
+            auto* item = new QTableWidgetItem(cell.ok() ? tr("ok") : verdict);
             const QColor colour = toQColor(verdictColour(cell.verdict));
             item->setBackground(colour);
             item->setForeground(colour.lightness() < 128 ? Qt::white : Qt::black);
             item->setTextAlignment(Qt::AlignCenter);
-            QString tip = QStringLiteral("<b>%1/%2 on %3</b>").arg(toQString(row.family), toQString(row.variant), toQString(cell.deviceId));
+            QString tip = QStringLiteral("<b>%1/%2 on %3</b>: %4")
+                              .arg(toQString(row.family), toQString(row.variant), toQString(cell.deviceId),
+                                   toQString(std::string(verdictName(cell.verdict))));
             if (!cell.rule.empty())
                 tip += QStringLiteral("<br>") + toQString(cell.rule).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
             if (cell.failBatch)
