@@ -30,6 +30,12 @@ if(TILESCOPE_GUI)
   install(FILES ${PROJECT_SOURCE_DIR}/installer/io.github.tilescope.Tilescope.metainfo.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 endif()
+# The Python module for Debian's python3 (python/): the package `tilescope` in its dist-packages.
+if(TILESCOPE_PYTHON)
+  set(TILESCOPE_PYTHON_INSTALL_DIR "lib/python3/dist-packages/tilescope")
+  install(TARGETS _tilescope LIBRARY DESTINATION ${TILESCOPE_PYTHON_INSTALL_DIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/python/tilescope/__init__.py DESTINATION ${TILESCOPE_PYTHON_INSTALL_DIR})
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/samples ${PROJECT_SOURCE_DIR}/resources/models
         DESTINATION ${CMAKE_INSTALL_DATADIR}/tilescope)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/tilescope.svg ${PROJECT_SOURCE_DIR}/resources/icons/tilescope.png
@@ -53,6 +59,11 @@ set(_deb_depends "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, zlib1g, libsim
 if(TILESCOPE_GUI)
   string(APPEND _deb_depends ", libqt6core6 (>= 6.2), libqt6gui6 (>= 6.2), libqt6widgets6 (>= 6.2), "
          "libqt6printsupport6 (>= 6.2), libqt6concurrent6 (>= 6.2), libqcustomplot2.1-qt6, qt6-qpa-plugins")
+endif()
+if(TILESCOPE_PYTHON)
+  # The extension is built for this python3 (its ABI tag names the version, e.g. cpython-311).
+  string(APPEND _deb_depends ", python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}), "
+         "python3 (<< ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}.999)")
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_deb_depends}")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Profiler for the shapes of GPU kernels

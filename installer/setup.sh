@@ -20,6 +20,8 @@ packages=(cmake ninja-build g++ git pkg-config nlohmann-json3-dev libcli11-dev l
 # clang-format-14: the layout check (tests/format). ccache: the ci and the sanitizer builds compile
 # the same device code; with ccache they compile it once (kernels/CMakeLists.txt).
 packages+=(clang clang-14 libclang-rt-14-dev dpkg-dev appstream desktop-file-utils clang-format-14 ccache)
+# The Python module (python/, CMake option TILESCOPE_PYTHON) for Debian's python3, and its tests (pytest).
+packages+=(python3-dev python3-pybind11 python3-pytest)
 if [ "$gui" = 1 ]; then
   packages+=(qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqcustomplot-dev libgl-dev xvfb xauth)
 fi

@@ -1,13 +1,18 @@
 #include "ui/diagnose_dock.h"
 
+#include <functional>
+
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -15,6 +20,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "core/diagnosis/diagnosis_text.h"
 #include "core/series/launch_usage.h"
 #include "core/model/sweep.h"
 #include "core/model/text_format.h"
@@ -29,6 +35,26 @@ namespace {
 
 // Long enough that typing a line does not rerun the diagnosis per key, short enough to feel live.
 constexpr int kDebounceMs = 350;
+constexpr int kProgressMs = 100;  // how often the bar shows a background run's progress
+
+// The log box: a paste over DiagnoseDock::kPreviewBytes goes to the dock whole instead of into
+// the box (QPlainTextEdit lays out and repaints all of it on every edit).
+class LogInput : public QPlainTextEdit {
+public:
+    std::function<void(const QByteArray&)> largePaste;
+
+protected:
+    void insertFromMimeData(const QMimeData* source) override {
+        if (largePaste && source->hasText()) {
+            const QString text = source->text();
+            if (text.size() > DiagnoseDock::kPreviewBytes) {
+                largePaste(text.toUtf8());
+                return;
+            }
+        }
+        QPlainTextEdit::insertFromMimeData(source);
+    }
+};
 
 QString kernelText(const DiagnosisFinding& f) {
     if (f.family.empty()) return QObject::tr("unknown");
@@ -136,13 +162,16 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
       m_state(state),
       m_boundary(boundary),
       m_tabs(new QTabWidget),
-      m_input(new QPlainTextEdit),
+      m_input(new LogInput),
       m_status(new QLabel),
       m_view(new QTableView),
       m_details(new QTextBrowser),
       m_model(new DiagnosisModel(this)),
       m_debounce(new QTimer(this)),
-      m_modelCheck(new ModelCheckWidget(state)) {
+      m_modelCheck(new ModelCheckWidget(state)),
+      m_progress(new QProgressBar),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_progressTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("diagnoseDock"));
     m_input->setObjectName(QStringLiteral("diagnoseInput"));
     m_input->setPlaceholderText(
@@ -181,6 +210,18 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
     inputLayout->setContentsMargins(0, 0, 0, 0);
     inputLayout->addLayout(inputRow, 1);
     inputLayout->addWidget(m_status);
+    // A long log is read in the background: its progress and a way to stop it.
+    m_progress->setObjectName(QStringLiteral("diagnoseProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setFormat(tr("Diagnosing… %p%"));
+    m_cancel->setObjectName(QStringLiteral("diagnoseCancel"));
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    inputLayout->addLayout(progressRow);
+    m_progress->hide();
+    m_cancel->hide();
+    m_progressTimer->setInterval(kProgressMs);
 
     auto* results = new QSplitter(Qt::Vertical);
     results->addWidget(m_view);
@@ -200,17 +241,33 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
 
     connect(diagnoseButton, &QPushButton::clicked, this, &DiagnoseDock::diagnose);
     connect(openLogButton, &QPushButton::clicked, this, &DiagnoseDock::chooseLog);
-    connect(m_input, &QPlainTextEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    static_cast<LogInput*>(m_input)->largePaste = [this](const QByteArray& utf8) { showLargeLog(utf8); };
+    connect(m_input, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_showingPreview) return;
+        m_largeLog.clear();  // an edit: the box's text is the log now
+        m_debounce->start();
+    });
     connect(m_debounce, &QTimer::timeout, this, [this] {
-        if (m_input->toPlainText() == m_lastText) return;
-        if (m_input->toPlainText().trimmed().isEmpty()) {
+        // One copy of the text per pause in typing: a 50 MB paste is not copied again to compare.
+        const QString text = m_input->toPlainText();
+        if (text == m_lastText) return;
+        if (text.trimmed().isEmpty()) {
+            cancel();
             m_lastText.clear();
             m_model->setDiagnosis({});
             m_status->clear();
             m_details->clear();
             return;
         }
-        diagnose();
+        diagnoseText(text);
+    });
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        cancel();
+        m_status->setText(tr("Diagnosis cancelled; the findings shown are of the previous text."));
+        m_lastText.clear();  // the text is not diagnosed: the next edit or Diagnose click runs it
+    });
+    connect(m_progressTimer, &QTimer::timeout, this, [this] {
+        if (m_run) m_progress->setValue(m_run->permille.load(std::memory_order_relaxed));
     });
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openBoundaryMap(index.row()); });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &DiagnoseDock::showDetails);
@@ -218,17 +275,95 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
     connect(m_modelCheck, &ModelCheckWidget::shapeOpened, this, [this] { emit pageRequested(QStringLiteral("launch")); });
 }
 
+DiagnoseDock::~DiagnoseDock() {
+    // The worker reads the registry and the database: stop it before they may go.
+    if (m_run) m_run->cancel = true;
+    if (m_watcher) m_watcher->waitForFinished();
+}
+
 void DiagnoseDock::diagnose() {
-    m_debounce->stop();
-    const QString text = m_input->toPlainText();
+    if (!m_largeLog.isEmpty()) diagnoseBytes(m_largeLog);
+    else diagnoseText(m_input->toPlainText());
+}
+
+void DiagnoseDock::showLargeLog(const QByteArray& utf8) {
+    m_largeLog = utf8;
+    m_lastText.clear();
+    qsizetype head = utf8.lastIndexOf('\n', kPreviewBytes);
+    if (head <= 0) head = kPreviewBytes;
+    m_showingPreview = true;
+    m_input->setPlainText(QString::fromUtf8(utf8.left(head)) +
+                          tr("\n[… the box shows the first %1 MB of this %2 MB log; the whole log is diagnosed. An edit here diagnoses "
+                             "the box's text instead.]")
+                              .arg(static_cast<double>(head) / 1e6, 0, 'f', 1)
+                              .arg(static_cast<double>(utf8.size()) / 1e6, 0, 'f', 1));
+    m_showingPreview = false;
+    diagnoseBytes(m_largeLog);
+}
+
+void DiagnoseDock::cancel() {
+    if (!m_run) return;
+    m_run->cancel = true;
+    finishRun();
+}
+
+void DiagnoseDock::finishRun() {
+    // The worker stops at its next look at the flag (every few thousand lines); its result is dropped.
+    if (m_watcher) {
+        m_watcher->disconnect(this);
+        connect(m_watcher, &QFutureWatcherBase::finished, m_watcher, &QObject::deleteLater);
+        if (m_watcher->isFinished()) m_watcher->deleteLater();
+        m_watcher = nullptr;
+    }
+    m_run.reset();
+    m_progressTimer->stop();
+    m_progress->hide();
+    m_cancel->hide();
+}
+
+void DiagnoseDock::diagnoseText(const QString& text) {
     m_lastText = text;
-    const QByteArray utf8 = text.toUtf8();
-    auto diagnosis =
-        diagnoseText(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), m_state->registry(), m_state->database());
+    diagnoseBytes(text.toUtf8());
+}
+
+void DiagnoseDock::diagnoseBytes(const QByteArray& utf8) {
+    m_debounce->stop();
+    cancel();  // a new paste replaces the run of the old one
+    const KernelRegistry& registry = m_state->registry();
+    const DeviceDatabase& database = m_state->database();
+    if (utf8.size() <= kBackgroundBytes) {
+        showResult(tilescope::diagnoseText(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), registry, database));
+        return;
+    }
+    auto run = std::make_shared<Run>();
+    m_run = run;
+    m_watcher = new QFutureWatcher<Result<Diagnosis>>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, [this, watcher = m_watcher] {
+        if (watcher != m_watcher) return;
+        Result<Diagnosis> result = watcher->future().takeResult();
+        finishRun();
+        showResult(std::move(result));
+    });
+    m_watcher->setFuture(QtConcurrent::run([run, utf8, &registry, &database]() -> Result<Diagnosis> {
+        DiagnosisOptions options;
+        options.cancel = &run->cancel;
+        options.progress = [run](double share) { run->permille.store(static_cast<int>(share * 1000), std::memory_order_relaxed); };
+        return tilescope::diagnoseText(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())), registry, database,
+                                       options);
+    }));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    m_progressTimer->start();
+    m_status->setText(tr("Diagnosing %1 MB in the background…").arg(static_cast<double>(utf8.size()) / 1e6, 0, 'f', 1));
+}
+
+void DiagnoseDock::showResult(Result<Diagnosis> diagnosis) {
     if (!diagnosis) {
         m_model->setDiagnosis({});
         m_details->clear();
         m_status->setText(tr("<b>Error:</b> %1").arg(toQString(diagnosis.error()).toHtmlEscaped()));
+        emit diagnosisFinished();
         return;
     }
     const int lines = diagnosis->lineCount;
@@ -239,12 +374,14 @@ void DiagnoseDock::diagnose() {
         m_status->setText(tr("No known signature in %1 %2. Known: %3.")
                               .arg(lines)
                               .arg(lines == 1 ? tr("line") : tr("lines"), toQString(knownSignaturesText(m_state->registry()))));
+        emit diagnosisFinished();
         return;
     }
     m_status->setText((count == 1 ? tr("1 finding in %1 lines") : tr("%1 findings in %2 lines").arg(count)).arg(lines) +
                       (count > 1 ? tr("; the first is the cause, CUDA errors after it are its consequences.") : QStringLiteral(".")) +
                       tr(" Double-click a finding (or its button) to open its boundary map."));
     m_view->selectRow(0);
+    emit diagnosisFinished();
 }
 
 bool DiagnoseDock::openLog(const QString& fileName) {
@@ -257,9 +394,9 @@ bool DiagnoseDock::openLog(const QString& fileName) {
         return false;
     }
     const QByteArray bytes = file.readAll();
-    // Checked as bytes first: a binary file would not survive the trip through the text box.
-    auto check =
-        diagnoseText(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), m_state->registry(), m_state->database());
+    // Checked as bytes first: a binary file would not survive the trip through the text box. One
+    // pass over the bytes; the diagnosis itself runs after (in the background when long).
+    auto check = LogText::check(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     if (!check) {
         m_model->setDiagnosis({});
         m_details->clear();
@@ -267,8 +404,12 @@ bool DiagnoseDock::openLog(const QString& fileName) {
             tr("<b>Error:</b> %1: %2").arg(QFileInfo(fileName).fileName().toHtmlEscaped(), toQString(check.error()).toHtmlEscaped()));
         return false;
     }
-    m_input->setPlainText(QString::fromUtf8(bytes));
     setWindowTitle(tr("Diagnose — %1").arg(QFileInfo(fileName).fileName()));
+    if (bytes.size() > kPreviewBytes) {
+        showLargeLog(bytes);
+        return true;
+    }
+    m_input->setPlainText(QString::fromUtf8(bytes));
     diagnose();
     return true;
 }
@@ -317,10 +458,10 @@ void DiagnoseDock::showDetails() {
         if (!value.empty()) html += QStringLiteral("<br><b>%1:</b> %2").arg(name, toQString(value).toHtmlEscaped());
     };
     if (f->consequenceOf) html += tr(" — a consequence of finding %1").arg(*f->consequenceOf + 1);
+    if (!f->failingKernel.empty())
+        row(tr("named in log"), f->failingKernel + " (" + f->failingKernelHow + ", line " + std::to_string(f->failingKernelLine) + ")");
     if (f->lines.size() > 1) {
-        QStringList lines;
-        for (int l : f->lines) lines << QString::number(l);
-        html += tr("<br><b>seen on lines:</b> %1").arg(lines.join(QStringLiteral(", ")));
+        html += tr("<br><b>seen on lines:</b> %1").arg(toQString(occurrencesText(f->lines)));
     }
     // Where each value came from: a line of the log, or the model's config.
     for (const auto& v : f->shape)

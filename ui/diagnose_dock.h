@@ -7,12 +7,16 @@
 
 #include <QAbstractTableModel>
 #include <QDockWidget>
+#include <QFutureWatcher>
+#include <atomic>
+#include <memory>
 #include <optional>
 
 #include "core/diagnosis/diagnosis.h"
 
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QTabWidget;
 class QTableView;
@@ -55,6 +59,14 @@ class DiagnoseDock : public QDockWidget {
     Q_OBJECT
 public:
     DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget* parent = nullptr);
+    ~DiagnoseDock() override;
+
+    // A text up to this size is diagnosed at once (milliseconds); a longer one on a worker thread,
+    // with progress and a Cancel button, while the window stays responsive.
+    static constexpr qsizetype kBackgroundBytes = 1 << 20;
+    // A log pasted or opened over this size is kept whole by the dock and diagnosed whole; the text
+    // box shows its first kPreviewBytes (a text box holding 50 MB takes seconds per edit and paint).
+    static constexpr qsizetype kPreviewBytes = 1 << 19;
 
     QPlainTextEdit* input() const { return m_input; }
     DiagnosisModel* model() const { return m_model; }
@@ -63,8 +75,14 @@ public:
     ModelCheckWidget* modelCheck() const { return m_modelCheck; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    // Runs the diagnosis on the text box now (the debounce timer calls this too).
+    // Runs the diagnosis on the text box now (the debounce timer calls this too); a run still in
+    // the background is cancelled first, so only the newest text's findings are shown.
     void diagnose();
+    // Whether a diagnosis runs in the background; cancel() stops it (the findings on screen stay).
+    bool busy() const { return m_run != nullptr; }
+    void cancel();
+    QProgressBar* progressBar() const { return m_progress; }
+    QPushButton* cancelButton() const { return m_cancel; }
     // Reads a log file into the text box and diagnoses it; false (message in the dock) on a read error.
     bool openLog(const QString& fileName);
     // Moves the window to finding `row`'s kernel, variant, device and shape, sets the Boundaries
@@ -76,9 +94,21 @@ public:
 
 signals:
     void pageRequested(const QString& name);  // "boundaries"
+    void diagnosisFinished();                 // a diagnosis' findings (or its error) are on screen
 
 private:
+    // One background diagnosis: what the worker thread and the window share.
+    struct Run {
+        std::atomic<bool> cancel{false};
+        std::atomic<int> permille{0};  // lines read, in thousandths
+    };
+
     void chooseLog();
+    void diagnoseText(const QString& text);
+    void diagnoseBytes(const QByteArray& utf8);
+    void showLargeLog(const QByteArray& utf8);  // keeps it in m_largeLog, shows its head, diagnoses it
+    void showResult(Result<Diagnosis> diagnosis);
+    void finishRun();
     void showDetails();
     void addMapButtons();
 
@@ -92,7 +122,14 @@ private:
     DiagnosisModel* m_model;
     QTimer* m_debounce;
     ModelCheckWidget* m_modelCheck;
-    QString m_lastText;  // the text of the diagnosis on screen, so an unchanged paste is not rerun
+    QString m_lastText;             // the text of the diagnosis on screen, so an unchanged paste is not rerun
+    QByteArray m_largeLog;          // a log over kPreviewBytes, UTF-8; empty when the box holds the whole text
+    bool m_showingPreview = false;  // the box is being filled with m_largeLog's head: not an edit
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QTimer* m_progressTimer;  // reads the running diagnosis' progress into the bar
+    std::shared_ptr<Run> m_run;
+    QFutureWatcher<Result<Diagnosis>>* m_watcher = nullptr;  // the background run's; null when none
 };
 
 }  // namespace tilescope

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 
+#include "app/frontend/frontend.h"
 #include "core/series/calibration.h"
 #include "core/model/kernel_family.h"
 #include "core/trace/kernel_record.h"
@@ -16,13 +17,9 @@ namespace tilescope::cli {
 enum ExitCode : int { kExitOk = 0, kExitFails = 1, kExitUsage = 2, kExitNoGpu = 3 };
 
 // Thrown by a command for bad input; main prints "tilescope-cli: <message>" and exits 2.
-struct UsageError {
-    std::string message;
-};
-
-// The whole file, or standard input for "-"; a file that cannot be opened is a UsageError
-// (diagnose, check-launch).
-std::string readInput(const std::string& path);
+using frontend::UsageError;
+// The whole file, or standard input for "-" (app/frontend, shared with the Python module).
+using frontend::readInput;
 
 void addDevicesCommand(CLI::App& app, int& exitCode);
 void addKernelsCommand(CLI::App& app, int& exitCode);

@@ -18,15 +18,6 @@
 
 namespace tilescope::cli {
 
-std::string readInput(const std::string& path) {
-    if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UsageError{path + ": cannot open"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 namespace {
 
 using nlohmann::ordered_json;
@@ -40,12 +31,13 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"    message", f.message});
     if (f.lines.size() > 1) {
-        std::string lines;
-        for (int l : f.lines) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
-        rows.push_back({"    seen on lines", lines});
+        rows.push_back({"    seen on lines", occurrencesText(f.lines)});
     }
     rows.push_back({"    kernel", f.family.empty() ? "unknown (the log names no bundled kernel)"
                                                    : f.family + " / " + (f.variant.empty() ? "variant unknown" : f.variant)});
+    if (!f.failingKernel.empty())
+        rows.push_back(
+            {"    named in log", f.failingKernel + " (" + f.failingKernelHow + ", line " + std::to_string(f.failingKernelLine) + ")"});
     if (!f.shape.empty()) {
         std::string shape;
         for (const auto& v : f.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
@@ -93,14 +85,8 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
 int runDiagnose(const std::string& path, const std::string& modelPath, bool json) {
     const std::string text = readInput(path);
     const std::string name = path == "-" ? "standard input" : path;
-    DiagnosisOptions options;
-    if (!modelPath.empty()) {
-        auto model = catalogModelFromPath(modelPath);
-        if (!model) throw UsageError{"--model: " + model.error()};
-        options.model = std::move(*model);
-    }
-    auto diagnosis = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded(), options);
-    if (!diagnosis) throw UsageError{name + ": " + diagnosis.error()};
+    // Held in an optional so that the lines below read it unchanged (they read a Result before).
+    const std::optional<Diagnosis> diagnosis = frontend::diagnoseInput(text, name, modelPath);
     if (json) {
         std::cout << diagnosisToJson(*diagnosis, builtinKernels()).dump(2) << '\n';
     } else if (diagnosis->findings.empty()) {
@@ -122,21 +108,7 @@ int runDiagnose(const std::string& path, const std::string& modelPath, bool json
 
 // ---- check-model ------------------------------------------------------------------------
 
-std::vector<std::int64_t> parseList(const std::string& text, const char* option) {
-    std::vector<std::int64_t> values;
-    std::string_view rest = text;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        const std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        auto value = parseInteger(item);
-        if (!value) throw UsageError{std::string(option) + ": " + value.error()};
-        if (*value < 1) throw UsageError{std::string(option) + ": " + std::to_string(*value) + " must be at least 1"};
-        values.push_back(*value);
-    }
-    if (values.empty()) throw UsageError{std::string(option) + ": give a comma-separated list such as 1,8,64"};
-    return values;
-}
+using frontend::parseList;
 
 std::string fixedShapeText(const ModelLayer& layer) {
     std::string out;

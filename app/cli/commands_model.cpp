@@ -24,20 +24,10 @@ using nlohmann::ordered_json;
 
 const DeviceDatabase& database() { return DeviceDatabase::embedded(); }
 
-template <typename T>
-T orUsageError(Result<T> result) {
-    if (!result) throw UsageError{result.error()};
-    return std::move(result).value();
-}
-
-// Options every model command shares.
-struct KernelOptions {
-    std::string kernel;
-    std::string variant;
-    std::string device;
-    std::string shape;
-    std::string cuda;  // --cuda 12|13; empty: the local runtime, else the toolkit's
-};
+using frontend::KernelOptions;
+using frontend::orUsageError;
+using frontend::resolve;
+using frontend::Resolved;
 
 void addKernelOptions(CLI::App* command, KernelOptions& options) {
     command->add_option("-k,--kernel", options.kernel, "kernel family (see 'tilescope-cli kernels')")->required();
@@ -53,33 +43,13 @@ void addKernelOptions(CLI::App* command, KernelOptions& options) {
                             std::to_string(toolkitCudaRuntime()) + ")");
 }
 
-struct Resolved {
-    KernelChoice kernel;
-    DeviceSpec device;
-    Shape shape;
-};
-
-Resolved resolve(const KernelOptions& options) {
-    Resolved r{orUsageError(resolveKernel(builtinKernels(), options.kernel, options.variant)), {}, {}};
-    r.device = orUsageError(resolveDevice(options.device.empty() ? database().defaultId() : options.device, database()));
-    r.shape = orUsageError(parseShape(options.shape, r.kernel.family->parameters()));
-    r.device.cudaRuntime = options.cuda.empty() ? defaultCudaRuntime() : orUsageError(parseCudaRuntime(options.cuda));
-    return r;
-}
-
 void printJson(const ordered_json& j) { std::cout << j.dump(2) << '\n'; }
 
 // ---- devices ----------------------------------------------------------------------------
 
 void runDevices(const std::string& id, bool json) {
     if (!id.empty()) {
-        const DeviceSpec device = orUsageError(resolveDevice(id, database()));
-        // The roofline's compute ceilings are not launch limits (deviceToJson, which traces embed,
-        // leaves them out), but `devices ID` is where a user looks for every figure of a GPU.
-        ordered_json j = deviceToJson(device);
-        j["fp16_tensor_tflops"] = device.fp16TensorTflops ? ordered_json(*device.fp16TensorTflops) : ordered_json(nullptr);
-        j["bf16_tensor_tflops"] = device.bf16TensorTflops ? ordered_json(*device.bf16TensorTflops) : ordered_json(nullptr);
-        j["peak_source"] = device.peakSource.empty() ? ordered_json(nullptr) : ordered_json(device.peakSource);
+        const ordered_json j = frontend::deviceJson(id);
         if (json) return printJson(j);
         std::vector<std::vector<std::string>> rows{{"field", "value"}};
         for (const auto& [key, value] : j.items())
@@ -87,11 +57,7 @@ void runDevices(const std::string& id, bool json) {
         printTable(std::cout, rows);
         return;
     }
-    if (json) {
-        ordered_json list = ordered_json::array();
-        for (const auto& d : database().devices()) list.push_back(deviceToJson(d));
-        return printJson({{"default", database().defaultId()}, {"devices", list}});
-    }
+    if (json) return printJson(frontend::devicesJson());
     std::vector<std::vector<std::string>> rows{{"id", "name", "cc", "SMs", "smem/block opt-in", "smem/SM", "threads/SM", "memory"}};
     for (const auto& d : database().devices()) {
         rows.push_back({d.id + (d.id == database().defaultId() ? " *" : ""), d.name, d.computeCapability.toString(),
@@ -105,16 +71,12 @@ void runDevices(const std::string& id, bool json) {
 // ---- kernels ----------------------------------------------------------------------------
 
 void runKernels(const std::string& name, bool json) {
+    if (json) return printJson(frontend::kernelsJson(name));
     std::vector<const KernelFamily*> families;
     if (!name.empty()) {
         families.push_back(orUsageError(resolveKernel(builtinKernels(), name, "")).family);
     } else {
         for (const auto& f : builtinKernels().families()) families.push_back(f.get());
-    }
-    if (json) {
-        ordered_json list = ordered_json::array();
-        for (const auto* f : families) list.push_back(familyToJson(*f));
-        return printJson({{"kernels", list}});
     }
     for (const auto* f : families) {
         std::cout << f->name() << " - " << f->title() << '\n';
@@ -233,14 +195,7 @@ int runPlan(const KernelOptions& options, bool json, const std::string& tracePat
     const LaunchPlan plan = planWithFix(r.kernel, r.shape, r.device, &database());
     if (!tracePath.empty()) savePlanTrace(plan, r.kernel, r.device, tracePath);
     if (json) {
-        ordered_json j = planToJson(plan, r.kernel.family->parameters());
-        if (withEstimate) {
-            const Roofline ceilings = datasheetRoofline(r.device, database());
-            const auto estimate = estimateTime(plan, ceilings, rooflineDtypeOf(plan.family, builtinKernels()));
-            j["estimate"] = estimate ? estimateToJson(*estimate, ceilings.source) : ordered_json(nullptr);
-            j["roofline"] = rooflineToJson(ceilings);
-        }
-        printJson(j);
+        printJson(frontend::planJson(plan, r, withEstimate));
     } else {
         printPlan(plan, r.kernel, r.device, withEstimate);
     }
@@ -380,15 +335,7 @@ void printSweepEstimates(const BoundaryMap& map) {
 
 int runSweep(const SweepCommandOptions& o) {
     const Resolved r = resolve(o.kernel);
-    const auto& parameters = r.kernel.family->parameters();
-    SweepAxis x = orUsageError(parseSweepAxis(o.x, parameters));
-    std::optional<SweepAxis> y;
-    if (!o.y.empty()) {
-        y = orUsageError(parseSweepAxis(o.y, parameters));
-        if (y->parameter == x.parameter) throw UsageError{"--x and --y sweep the same parameter"};
-    }
-    tieFollowers(x, r.shape, parameters, y ? &*y : nullptr);
-    if (y) tieFollowers(*y, r.shape, parameters, &x);
+    auto [x, y] = frontend::sweepAxes(r, o.x, o.y);
     if (o.run) return runSweepOnGpu(r.kernel, r.shape, x, y, o.repeat, true, o.flushL2, o.calibration);
     if (!o.calibration.empty()) throw UsageError{"--calibration applies to --run (measured cells)"};
     if (o.estimate && y) throw UsageError{"--estimate prints one row per cell of a 1-D sweep (no --y)"};

@@ -42,13 +42,7 @@ void writeText(const std::string& path, const std::string& text) {
     if (!(file << text) || !file.flush()) throw UsageError{"cannot write " + path};
 }
 
-Trace openTrace(const std::string& path) {
-    KinetoImportOptions options;
-    options.progress = terminalProgress(path);
-    auto trace = openTraceFile(path, builtinKernels(), options);
-    if (!trace) throw UsageError{trace.error()};
-    return std::move(trace).value();
-}
+Trace openTrace(const std::string& path) { return frontend::openTrace(path, terminalProgress(path)); }
 
 void saveTrace(const Trace& trace, const std::string& path) {
     if (auto written = writeTraceFile(trace, path); !written) throw UsageError{written.error()};
@@ -56,24 +50,6 @@ void saveTrace(const Trace& trace, const std::string& path) {
 }
 
 // ---- import-kineto
-
-ordered_json findingToJson(const LaunchConfigFinding& f) {
-    auto optional = [](const auto& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
-    ordered_json j;
-    j["name"] = f.name;
-    j["device"] = f.device;
-    j["grid"] = {f.grid.x, f.grid.y, f.grid.z};
-    j["block"] = {f.block.x, f.block.y, f.block.z};
-    j["registers"] = optional(f.registers);
-    j["shared_memory"] = optional(f.sharedMemory);
-    j["kineto_occupancy_pct"] = optional(f.kinetoOccupancyPct);
-    j["occupancy_pct"] = optional(f.occupancyPct);
-    j["est_achieved_occupancy_pct"] = optional(f.estAchievedOccupancyPct);
-    j["limiter"] = f.limiter.empty() ? ordered_json(nullptr) : ordered_json(f.limiter);
-    j["violation"] = f.violation.empty() ? ordered_json(nullptr) : ordered_json(f.violation);
-    j["count"] = f.count;
-    return j;
-}
 
 std::string pct(const std::optional<double>& value) {
     if (!value) return "unknown";
@@ -101,45 +77,13 @@ struct ImportOptions {
 };
 
 int runImportKineto(const ImportOptions& o) {
-    KinetoImportOptions options;
-    options.progress = terminalProgress(o.file);
-    options.keepRecords = !o.out.empty();
-    if (!o.device.empty()) {
-        auto device = resolveDevice(o.device, DeviceDatabase::embedded());
-        if (!device) throw UsageError{device.error()};
-        options.assumedDevice = std::move(device).value();
-    }
-    auto imported = importKinetoFile(o.file, options);
-    if (!imported) throw UsageError{imported.error()};
+    // Held in an optional so that the lines below read it unchanged (they read a Result before).
+    const std::optional<KinetoImport> imported = frontend::importKineto(o.file, o.device, !o.out.empty(), terminalProgress(o.file));
     const KinetoImport& k = *imported;
     if (!o.out.empty()) saveTrace(k.toTrace(), o.out);
 
     if (o.json) {
-        ordered_json j;
-        j["file"] = o.file;
-        j["bytes"] = k.bytes;
-        j["events"] = k.eventCount;
-        ordered_json devices = ordered_json::array();
-        for (const auto& d : k.devices)
-            devices.push_back(
-                {{"ordinal", d.ordinal},
-                 {"id", d.spec.id},
-                 {"name", d.spec.name},
-                 {"compute_capability", d.checkable ? ordered_json(d.spec.computeCapability.toString()) : ordered_json(nullptr)},
-                 {"checked", d.checkable},
-                 {"filled_from_architecture_table", d.filled},
-                 {"why_not_checked", d.checkable ? ordered_json(nullptr) : ordered_json(d.why)}});
-        j["devices"] = devices;
-        j["kernels"] = k.kernelCount;
-        j["distinct_configurations"] = k.distinctConfigurations;
-        j["linked_launches"] = k.linkedLaunches;
-        j["unchecked_kernels"] = k.uncheckedKernels;
-        ordered_json violations = ordered_json::array(), corrections = ordered_json::array();
-        for (const auto& f : k.launchViolations) violations.push_back(findingToJson(f));
-        for (const auto& f : k.occupancyCorrections) corrections.push_back(findingToJson(f));
-        j["launch_violations"] = violations;
-        j["occupancy_corrections"] = corrections;
-        j["notes"] = k.notes;
+        const ordered_json j = frontend::kinetoImportJson(o.file, k);
         std::cout << j.dump(2) << '\n';
         return kExitOk;
     }
@@ -223,11 +167,7 @@ void addTraceCommand(CLI::App& app, int& exitCode) {
         }
         const DeviceDatabase& database = DeviceDatabase::embedded();
         if (*summaryJson) {
-            ordered_json j = traceSummaryToJson(t);
-            ordered_json achieved = rooflineFiguresToJson(t, builtinKernels(), database, calibrations);
-            if (!achieved.empty()) j["achieved"] = std::move(achieved);
-            if (*summaryCliffs) j["cliffs"] = cliffsToJson(t, builtinKernels(), database, calibrations);
-            std::cout << j.dump(2) << '\n';
+            std::cout << frontend::traceSummaryJson(t, calibrations, *summaryCliffs).dump(2) << '\n';
         } else {
             std::cout << traceSummaryText(t) << rooflineFiguresText(t, builtinKernels(), database, calibrations);
             if (*summaryCliffs) std::cout << cliffsText(t, builtinKernels(), database, calibrations);

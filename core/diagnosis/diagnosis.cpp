@@ -1,6 +1,7 @@
 #include "core/diagnosis/diagnosis.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/model/device_spec.h"
 #include "core/model/text_format.h"
@@ -18,11 +19,23 @@ struct RawFinding {
     bool cudaRuntime = false;
 };
 
-bool sameFinding(const DiagnosisFinding& a, const DiagnosisFinding& b) {
-    if (a.signature != b.signature || a.message != b.message || a.shape.size() != b.shape.size() || a.deviceId != b.deviceId) return false;
-    for (std::size_t i = 0; i < a.shape.size(); ++i)
-        if (a.shape[i].name != b.shape[i].name || a.shape[i].value != b.shape[i].value) return false;
-    return true;
+// What makes two findings the same error: signature, message, device and the shape's values in
+// order. Each part is written with its length, so no text can run into the next.
+std::string foldKey(const DiagnosisFinding& f) {
+    std::string key;
+    auto part = [&key](std::string_view text) {
+        key += std::to_string(text.size());
+        key += ':';
+        key += text;
+    };
+    part(f.signature);
+    part(f.message);
+    part(f.deviceId);
+    for (const auto& v : f.shape) {
+        part(v.name);
+        part(std::to_string(v.value));
+    }
+    return key;
 }
 
 }  // namespace
@@ -68,20 +81,66 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
     for (const auto& m : options.models) models.push_back(&m);
     if (options.model) models.push_back(&*options.model);
     for (const auto& m : embeddedModels()) models.push_back(&m);
-    const LogScope scope{log, kernels, devices, mentions, models, options.model ? &*options.model : nullptr};
+    const LogLookups lookups(log, models);
+    const LogScope scope{log, kernels, devices, mentions, models, options.model ? &*options.model : nullptr, lookups};
 
     const SignatureList signatures(kernels);
 
-    std::vector<RawFinding> raw;
-    auto record = [&](int line, const std::string& matchedText, std::size_t index, const SvMatch& match) {
-        raw.push_back(
+    // One finding per distinct error, folded as each is found (by its key, in constant time: a log
+    // may repeat one error a million times, and only the distinct ones are kept); a traceback's
+    // quoted source line yields to the raised error.
+    Diagnosis diagnosis;
+    diagnosis.lineCount = log.lineCount();
+    std::vector<bool> cudaRuntime;
+    std::vector<bool> primaryFromSource;
+    std::unordered_map<std::string, std::size_t> byKey;
+    auto fold = [&](RawFinding r) {
+        const int line = r.finding.line;
+        const auto [found, added] = byKey.try_emplace(foldKey(r.finding), diagnosis.findings.size());
+        if (added) {
+            r.finding.lines = {r.finding.line};
+            diagnosis.findings.push_back(std::move(r.finding));
+            cudaRuntime.push_back(r.cudaRuntime);
+            primaryFromSource.push_back(r.fromSource);
+            return;
+        }
+        const std::size_t index = found->second;
+        DiagnosisFinding* same = &diagnosis.findings[index];
+        // The same error printed twice (a summary line, then the traceback): the copy whose context
+        // names the kernel tells more; keep its reading under the first line.
+        if (same->family.empty() && !r.finding.family.empty()) {
+            const int firstLine = same->line;
+            std::vector<int> seen = std::move(same->lines);
+            *same = std::move(r.finding);
+            same->line = firstLine;
+            same->lines = std::move(seen);
+        }
+        same->lines.push_back(line);
+        if (primaryFromSource[index] && !r.fromSource) {
+            same->line = line;
+            primaryFromSource[index] = false;
+        }
+    };
+    auto record = [&](int line, std::string_view matchedText, std::size_t index, const SvMatch& match) {
+        fold(
             {buildFinding(scope, signatures[index], match, matchedText, line), log.isTracebackSource(line), signatures[index].cudaRuntime});
     };
+    // One pass of every signature's needles over each line decides which lines can hold a
+    // signature at all: a line without one costs that scan and nothing more.
+    std::vector<LiteralSet::Scan> needles(static_cast<std::size_t>(log.lineCount()));
+    for (int i = 0; i < log.lineCount(); ++i) needles[static_cast<std::size_t>(i)] = signatures.scanNeedles(log.line(i));
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return makeError(kDiagnosisCancelled);
+    constexpr int kLinesPerReport = 4096;  // how often a long run reports progress and looks for a cancel
     for (int i = 0; i < log.lineCount(); ++i) {
+        if (i % kLinesPerReport == 0) {
+            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return makeError(kDiagnosisCancelled);
+            if (options.progress) options.progress(static_cast<double>(i) / log.lineCount());
+        }
         const std::string& current = log.line(i);
-        const std::string& lower = log.lowerLine(i);
-        auto hit = signatures.match(current, lower, std::nullopt);
+        const LiteralSet::Scan& scan = needles[static_cast<std::size_t>(i)];
         const bool hasNext = i + 1 < log.lineCount();
+        if (!scan.any && !(hasNext && (scan.endsInPrefix || needles[static_cast<std::size_t>(i) + 1].any))) continue;
+        auto hit = scan.any ? signatures.match(current, std::nullopt) : std::nullopt;
         const bool reachesEnd = hit && static_cast<std::size_t>(hit->second.position(0) + hit->second.length(0)) == current.size();
         if (hit && !(reachesEnd && hasNext)) {
             record(i, current, hit->first, hit->second);
@@ -90,16 +149,22 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
         // A message wrapped onto the next line (by a terminal, a logger or a width limit): join
         // without the next line's log prefix, with and without a space at the break. A match that
         // already ends the line may go on there ("allowed.\nAllocated: 262176 bytes."). The
-        // needles decide cheaply whether the pair can hold a signature at all.
+        // needles decide whether the pair can hold a signature at all: one in either line, or
+        // this line ending with the start of one.
         bool joined = false;
-        const bool candidate = hasNext && (signatures.anyNeedle(lower + " " + log.lowerLine(i + 1)) ||
-                                           signatures.anyNeedle(lower + log.lowerLine(i + 1)) || signatures.endsWithNeedleStart(lower));
+        const bool candidate = hasNext && (scan.any || scan.endsInPrefix || needles[static_cast<std::size_t>(i) + 1].any);
         if (candidate) {
-            const std::string next(log.withoutPrefix(i + 1));
+            const std::string_view next = log.withoutPrefix(i + 1);
+            // A next line with its own log prefix is a new logger line: its text follows a space,
+            // never runs into the message ("at most 256" + "04-03 ..." is not "25604").
+            const std::string_view rawNext = log.line(i + 1);
+            const bool prefixedNext = next.size() < rawNext.size() - std::min(rawNext.size(), rawNext.find_first_not_of(" \t"));
             for (const std::string_view separator : {" ", ""}) {
-                if (next.empty()) break;
-                const std::string both = current + std::string(separator) + next;
-                auto longer = signatures.match(both, lowercaseAscii(both), current.size() + separator.size() / 2);
+                if (next.empty() || (separator.empty() && prefixedNext)) break;
+                std::string both;
+                both.reserve(current.size() + separator.size() + next.size());
+                both.append(current).append(separator).append(next);
+                auto longer = signatures.match(both, current.size() + separator.size() / 2);
                 if (longer && (!hit || (longer->first == hit->first && longer->second.position(0) == hit->second.position(0)))) {
                     record(i, both, longer->first, longer->second);
                     joined = true;
@@ -114,37 +179,6 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
         }
     }
 
-    // One finding per distinct error; a traceback's quoted source line yields to the raised error.
-    Diagnosis diagnosis;
-    diagnosis.lineCount = log.lineCount();
-    std::vector<bool> cudaRuntime;
-    std::vector<bool> primaryFromSource;
-    for (auto& r : raw) {
-        auto same = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(),
-                                 [&](const DiagnosisFinding& f) { return sameFinding(f, r.finding); });
-        if (same == diagnosis.findings.end()) {
-            r.finding.lines = {r.finding.line};
-            diagnosis.findings.push_back(std::move(r.finding));
-            cudaRuntime.push_back(r.cudaRuntime);
-            primaryFromSource.push_back(r.fromSource);
-            continue;
-        }
-        const auto index = static_cast<std::size_t>(same - diagnosis.findings.begin());
-        // The same error printed twice (a summary line, then the traceback): the copy whose context
-        // names the kernel tells more; keep its reading under the first line.
-        if (same->family.empty() && !r.finding.family.empty()) {
-            const int firstLine = same->line;
-            std::vector<int> seen = same->lines;
-            *same = r.finding;
-            same->line = firstLine;
-            same->lines = std::move(seen);
-        }
-        same->lines.push_back(r.finding.line);
-        if (primaryFromSource[index] && !r.fromSource) {
-            same->line = r.finding.line;
-            primaryFromSource[index] = false;
-        }
-    }
     // Keep line order after a source line gave way to the raised error.
     std::vector<std::size_t> order(diagnosis.findings.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -162,6 +196,19 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
     for (std::size_t i = 1; i < diagnosis.findings.size(); ++i)
         if (sortedCuda[i]) diagnosis.findings[i].consequenceOf = 0;
     return diagnosis;
+}
+
+std::string occurrencesText(const std::vector<int>& lines) {
+    constexpr std::size_t kAllListed = 10;  // up to this many, every line
+    constexpr std::size_t kFirstListed = 8;
+    std::string text;
+    if (lines.size() <= kAllListed) {
+        for (int l : lines) text += (text.empty() ? "" : ", ") + std::to_string(l);
+        return text;
+    }
+    text = "x " + withThousands(static_cast<std::int64_t>(lines.size())) + ", lines ";
+    for (std::size_t i = 0; i < kFirstListed; ++i) text += std::to_string(lines[i]) + ", ";
+    return text + "..., " + std::to_string(lines.back());
 }
 
 nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelRegistry& kernels) {
@@ -192,7 +239,7 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         // Keys beyond the contract, for the Diagnose dock.
         j["signature"] = f.signature;
         j["title"] = f.title;
-        j["lines"] = f.lines;
+        j["lines"] = f.lines;  // every occurrence (its length is the count the text reports)
         j["arch"] = orNull(f.arch);
         j["device_text"] = orNull(f.deviceText);
         j["limit"] =
@@ -219,6 +266,9 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         j["layers"] = layers;
         j["boundary"] = f.boundary ? ordered_json(*f.boundary) : ordered_json(nullptr);
         j["family_ranking"] = f.familyRanking;
+        j["failing_kernel"] = f.failingKernel.empty()
+                                  ? ordered_json(nullptr)
+                                  : ordered_json{{"name", f.failingKernel}, {"how", f.failingKernelHow}, {"line", f.failingKernelLine}};
         j["unknown"] = orNull(f.unknown);
         j["implied_devices"] = f.impliedDevices;
         j["implied_by"] = orNull(f.impliedBy);
@@ -239,7 +289,15 @@ nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelR
         }
         list.push_back(std::move(j));
     }
-    return ordered_json{{"findings", list}};
+    if (!diagnosis.findings.empty()) return ordered_json{{"findings", list}};
+    // A refusal says why and what the diagnosis knows, as the text output does.
+    ordered_json known = ordered_json::array();
+    const SignatureList signatures(kernels);
+    for (std::size_t i = 0; i < signatures.size(); ++i) known.push_back(std::string(signatures[i].id));
+    return ordered_json{{"findings", list},
+                        {"reason", "no known signature in " + std::to_string(diagnosis.lineCount) + " lines"},
+                        {"known", knownSignaturesText(kernels)},
+                        {"known_signatures", known}};
 }
 
 }  // namespace tilescope

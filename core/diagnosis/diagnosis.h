@@ -4,7 +4,9 @@
 // tilescope-cli command. The CLI (`diagnose`) and the GUI's Diagnose dock both show it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,7 +78,12 @@ struct DiagnosisFinding {
     std::vector<DiagnosisLayer> layers;          // the model's layers of the finding's kernel, planned at its shape
     std::optional<std::int64_t> boundary;        // along the sweep axis: the passing value nearest the failing one
     std::vector<std::string> familyRanking;      // when the text names no kernel: the bundled families that could raise it, likeliest first
-    std::string unknown;                         // which figures the text does not give, and how to supply them
+    // The kernel the log itself names at the error (a .cu:line, an extension op, a Triton launch,
+    // the API called), how it names it and the 1-based line; "" / 0 when it names none.
+    std::string failingKernel;
+    std::string failingKernelHow;
+    int failingKernelLine = 0;
+    std::string unknown;  // which figures the text does not give, and how to supply them
     // The database GPUs the text implies without naming one (an architecture, a printed limit), and why.
     std::vector<std::string> impliedDevices;
     std::string impliedBy;  // "sm_89: every database GPU of compute capability 8.9"
@@ -102,7 +109,13 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 struct DiagnosisOptions {
     std::vector<CatalogModel> models;
     std::optional<CatalogModel> model;
+    // For a front-end that diagnoses off its UI thread: `progress` (when set) is called now and
+    // then with the share of the log's lines read so far (0 to 1), from the diagnosing thread;
+    // when `cancel` is set and becomes true the diagnosis stops and returns the error kDiagnosisCancelled.
+    std::function<void(double)> progress;
+    const std::atomic<bool>* cancel = nullptr;
 };
+inline constexpr const char* kDiagnosisCancelled = "the diagnosis was cancelled";
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices,
                                const DiagnosisOptions& options);
 
@@ -110,8 +123,13 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
 // family that contributes its own error texts (by title), then core's generic ones.
 std::string knownSignaturesText(const KernelRegistry& kernels);
 
+// The lines a finding occurs on, for a reader: every line while there are few ("5, 6"), else the
+// count, the first lines and the last ("x 16,000, lines 1, 2, 3, 4, 5, 6, 7, 8, ..., 16000").
+std::string occurrencesText(const std::vector<int>& lines);
+
 // {"findings": [...]}: each with kind, family, variant, message, line, shape, device, fix,
-// command, consequence_of (null when none) and the fields after them.
+// command, consequence_of (null when none) and the fields after them. A refusal (no finding)
+// adds "reason", "known" and "known_signatures" (every signature id, in the order tried).
 nlohmann::ordered_json diagnosisToJson(const Diagnosis& diagnosis, const KernelRegistry& kernels);
 
 // The device ids a free-text device name refers to ("RTX 4090", "H100 PCIe", "sm_120"): one id

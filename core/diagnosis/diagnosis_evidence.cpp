@@ -4,7 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cctype>
-#include <regex>
+
+#include "core/diagnosis/diagnosis_regex.h"
 
 namespace tilescope {
 
@@ -67,47 +68,46 @@ bool isPromptWord(const std::string& word) {
 
 struct Spelling {
     RowsReading reading;
-    std::regex pattern;  // group 1: the number (or the list of a shape)
+    Pattern pattern;  // group 1: the number (or the list of a shape)
     bool shape = false;
 };
 
 const std::vector<Spelling>& spellings() {
     using R = RowsReading;
-    constexpr auto icase = std::regex::ECMAScript | std::regex::icase;
+    constexpr auto icase = Pattern::Case::Insensitive;
     static const std::vector<Spelling> list{
-        {R::Explicit, std::regex(R"((?:^|[^\w])M\s*=\s*(\d+))", std::regex::ECMAScript)},
-        {R::Explicit, std::regex(R"((?:^|[^\w#])(?:num_tokens|n_tokens|num_batched_tokens|tokens)\s*[:=]\s*(\d+))", icase)},
-        {R::Explicit, std::regex(R"(#new-token\s*:\s*(\d+))", icase)},
-        {R::TensorShape, std::regex(R"(torch\.Size\(\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]\))", icase), true},
+        {R::Explicit, Pattern(R"((?:^|[^\w])M\s*=\s*(\d+))", Pattern::Case::Sensitive)},
+        {R::Explicit, Pattern(R"((?:^|[^\w#])(?:num_tokens|n_tokens|num_batched_tokens|tokens)\s*[:=]\s*(\d+))", icase)},
+        {R::Explicit, Pattern(R"(#new-token\s*:\s*(\d+))", icase)},
+        {R::TensorShape, Pattern(R"(torch\.Size\(\[\s*(\d+(?:\s*,\s*\d+)+)\s*\]\))", icase), true},
         // A tensor made in a repro script: torch.randn(1, 256, 2, 256), torch.Tensor(2048 * 16, 14336).
         {R::TensorShape,
-         std::regex(R"(torch\.(?:Tensor|randn|rand|empty|zeros|ones|full)\(\s*(\d+(?:\s*\*\s*\d+)*(?:\s*,\s*\d+(?:\s*\*\s*\d+)*)+)\s*[,)])",
-                    icase),
+         Pattern(R"(torch\.(?:Tensor|randn|rand|empty|zeros|ones|full)\(\s*(\d+(?:\s*\*\s*\d+)*(?:\s*,\s*\d+(?:\s*\*\s*\d+)*)+)\s*[,)])",
+                 icase),
          true},
-        {R::TensorShape, std::regex(R"((?:shape|size)\s*[:=]?\s*[\[(]\s*(\d+(?:\s*,\s*\d+)+)\s*,?\s*[\])])", icase), true},
-        {R::TensorShape, std::regex(R"(\[\s*(\d+\s*,\s*\d+\s*,\s*\d+(?:\s*,\s*\d+)?)\s*\])", icase), true},
+        {R::TensorShape, Pattern(R"((?:shape|size)\s*[:=]?\s*[\[(]\s*(\d+(?:\s*,\s*\d+)+)\s*,?\s*[\])])", icase), true},
+        {R::TensorShape, Pattern(R"(\[\s*(\d+\s*,\s*\d+\s*,\s*\d+(?:\s*,\s*\d+)?)\s*\])", icase), true},
         {R::PromptLength,
-         std::regex(
+         Pattern(
              R"((?:^|[^\w])(?:prompt|input|prefill|context)[ _](?:tokens|token_ids|token count|length|len|size|ids length)\s*[:=]?\s*(\d+))",
              icase)},
-        {R::PromptLength, std::regex(R"((?:^|[^\w])num_prompt_tokens\s*[:=]\s*(\d+))", icase)},
-        {R::PromptLength, std::regex(R"(input length of input_ids is\s*(\d+))", icase)},
-        {R::PromptLength, std::regex(R"((?:input prompt|prompt)\s*\(\s*(\d+)\s*tokens?\))", icase)},
-        {R::PromptLength, std::regex(R"((?:prompt|input|sequence) length of\s*(\d+))", icase)},
-        {R::PromptLength, std::regex(R"((\d+)\s+(?:prompt|input)\s+tokens)", icase)},
-        {R::PromptLength, std::regex(R"(maximum sequence length for this model \(\s*(\d+)\s*>)", icase)},
+        {R::PromptLength, Pattern(R"((?:^|[^\w])num_prompt_tokens\s*[:=]\s*(\d+))", icase)},
+        {R::PromptLength, Pattern(R"(input length of input_ids is\s*(\d+))", icase)},
+        {R::PromptLength, Pattern(R"((?:input prompt|prompt)\s*\(\s*(\d+)\s*tokens?\))", icase)},
+        {R::PromptLength, Pattern(R"((?:prompt|input|sequence) length of\s*(\d+))", icase)},
+        {R::PromptLength, Pattern(R"((\d+)\s+(?:prompt|input)\s+tokens)", icase)},
+        {R::PromptLength, Pattern(R"(maximum sequence length for this model \(\s*(\d+)\s*>)", icase)},
         {R::PromptLength,
-         std::regex(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|sequence_length|sequence length|max_seqlen_q)\s*[:=]\s*(\d+))", icase)},
-        {R::StepBudget,
-         std::regex(R"((?:^|[^\w])(?:max_num_batched_tokens|chunked_prefill_size|max_prefill_tokens)\s*[:=]\s*(\d+))", icase)},
-        {R::StepBudget, std::regex(R"(--(?:max-num-batched-tokens|chunked-prefill-size|max-prefill-tokens)[ =](\d+))", icase)},
+         Pattern(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|sequence_length|sequence length|max_seqlen_q)\s*[:=]\s*(\d+))", icase)},
+        {R::StepBudget, Pattern(R"((?:^|[^\w])(?:max_num_batched_tokens|chunked_prefill_size|max_prefill_tokens)\s*[:=]\s*(\d+))", icase)},
+        {R::StepBudget, Pattern(R"(--(?:max-num-batched-tokens|chunked-prefill-size|max-prefill-tokens)[ =](\d+))", icase)},
     };
     return list;
 }
 
 int strength(RowsReading r) { return static_cast<int>(r); }
 
-// A cheap test before the regexes (std::regex is slow on long logs): a digit and a word one of
+// A cheap test before the regexes (about twenty of them): a digit and a word one of
 // the spellings needs.
 bool mayHoldRows(const std::string& lower) {
     if (std::none_of(lower.begin(), lower.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
@@ -129,62 +129,63 @@ std::string_view rowsReadingName(RowsReading reading) {
     return "";
 }
 
-std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine) {
-    std::vector<RowsEvidence> out;
-    for (int i = 0; i < log.lineCount(); ++i) {
-        const bool nearError = i >= errorLine - kRowsLinesBefore && i <= errorLine + kRowsLinesAfter;
-        const std::string& text = log.line(i);
-        const std::string& lower = log.lowerLine(i);
-        if (text.empty() || !mayHoldRows(lower)) continue;
-        std::vector<std::pair<std::size_t, std::size_t>> taken;  // spans already read on this line
-        for (const auto& spelling : spellings()) {
-            if (spelling.reading != RowsReading::StepBudget && !nearError) continue;
-            for (auto it = std::sregex_iterator(text.begin(), text.end(), spelling.pattern); it != std::sregex_iterator(); ++it) {
-                const auto& m = *it;
-                const auto start = static_cast<std::size_t>(m.position(0));
-                const auto end = start + static_cast<std::size_t>(m.length(0));
-                const auto number = static_cast<std::size_t>(m.position(1));
-                if (std::any_of(taken.begin(), taken.end(), [&](const auto& span) { return number >= span.first && number < span.second; }))
-                    continue;
-                RowsEvidence e;
-                e.reading = spelling.reading;
-                e.line = i;
-                e.text = m.str(0);
-                while (!e.text.empty() && !(std::isalnum(static_cast<unsigned char>(e.text.front())) || e.text.front() == '#' ||
-                                            e.text.front() == '-' || e.text.front() == '[' || e.text.front() == '('))
-                    e.text.erase(0, 1);
-                if (spelling.shape) {
-                    const auto dims = integerList(m.str(1));
-                    if (dims.size() < 2) continue;
-                    std::int64_t rows = 1;
-                    for (std::size_t d = 0; d + 1 < dims.size(); ++d) rows *= dims[d];
-                    e.value = rows;
-                    e.lastDim = dims.back();
-                } else {
-                    auto v = toInteger(m.str(1));
-                    if (!v) continue;
-                    e.value = *v;
-                    if (spelling.reading == RowsReading::Explicit && lower.compare(start, 1, "#") != 0) {
-                        // "max_new_tokens" cannot match ([^\w] before the keyword); "max new tokens: 256" and
-                        // "prompt tokens: 16384" can: the word before decides.
-                        std::size_t at = start;
-                        while (at < end && !(lower[at] >= 'a' && lower[at] <= 'z')) ++at;
-                        const std::string before = wordBefore(lower, at);
-                        if (isGenerationWord(before) || isPromptWord(before)) continue;
-                    }
-                    if (spelling.reading == RowsReading::PromptLength) {
-                        std::size_t at = start;
-                        while (at < end && !(lower[at] >= 'a' && lower[at] <= 'z')) ++at;
-                        if (isGenerationWord(wordBefore(lower, at))) continue;
-                    }
+namespace {
+
+// The readings of line `i`: a step budget anywhere, the other readings only near the error.
+void readRows(const LogText& log, int i, bool nearError, std::vector<RowsEvidence>& out) {
+    const std::string& text = log.line(i);
+    const std::string& lower = log.lowerLine(i);
+    if (text.empty() || !mayHoldRows(lower)) return;
+    std::vector<std::pair<std::size_t, std::size_t>> taken;  // spans already read on this line
+    for (const auto& spelling : spellings()) {
+        if (spelling.reading != RowsReading::StepBudget && !nearError) continue;
+        for (const SvMatch& m : spelling.pattern.searchAll(text)) {
+            const auto start = static_cast<std::size_t>(m.position(0));
+            const auto end = start + static_cast<std::size_t>(m.length(0));
+            const auto number = static_cast<std::size_t>(m.position(1));
+            if (std::any_of(taken.begin(), taken.end(), [&](const auto& span) { return number >= span.first && number < span.second; }))
+                continue;
+            RowsEvidence e;
+            e.reading = spelling.reading;
+            e.line = i;
+            e.text = m.str(0);
+            while (!e.text.empty() && !(std::isalnum(static_cast<unsigned char>(e.text.front())) || e.text.front() == '#' ||
+                                        e.text.front() == '-' || e.text.front() == '[' || e.text.front() == '('))
+                e.text.erase(0, 1);
+            if (spelling.shape) {
+                const auto dims = integerList(m.str(1));
+                if (dims.size() < 2) continue;
+                std::int64_t rows = 1;
+                for (std::size_t d = 0; d + 1 < dims.size(); ++d) rows *= dims[d];
+                e.value = rows;
+                e.lastDim = dims.back();
+            } else {
+                auto v = toInteger(m.str(1));
+                if (!v) continue;
+                e.value = *v;
+                if (spelling.reading == RowsReading::Explicit && lower.compare(start, 1, "#") != 0) {
+                    // "max_new_tokens" cannot match ([^\w] before the keyword); "max new tokens: 256" and
+                    // "prompt tokens: 16384" can: the word before decides.
+                    std::size_t at = start;
+                    while (at < end && !(lower[at] >= 'a' && lower[at] <= 'z')) ++at;
+                    const std::string before = wordBefore(lower, at);
+                    if (isGenerationWord(before) || isPromptWord(before)) continue;
                 }
-                if (e.value <= 0) continue;
-                taken.emplace_back(start, end);
-                out.push_back(std::move(e));
+                if (spelling.reading == RowsReading::PromptLength) {
+                    std::size_t at = start;
+                    while (at < end && !(lower[at] >= 'a' && lower[at] <= 'z')) ++at;
+                    if (isGenerationWord(wordBefore(lower, at))) continue;
+                }
             }
+            if (e.value <= 0) continue;
+            taken.emplace_back(start, end);
+            out.push_back(std::move(e));
         }
     }
-    // Batch x sequence length, where both are given near the error.
+}
+
+// Batch x sequence length, where both are given near the error.
+void batchTimesSeq(const LogText& log, int errorLine, std::vector<RowsEvidence>& out) {
     const auto batch = log.figure(LogFigure::Batch, errorLine, kRowsLinesBefore);
     const auto seq = log.figure(LogFigure::Seq, errorLine, kRowsLinesBefore);
     if (batch && seq && *batch > 1 && *seq > 0) {
@@ -200,6 +201,45 @@ std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine) {
             }
         out.push_back(std::move(e));
     }
+}
+
+}  // namespace
+
+std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine) {
+    std::vector<RowsEvidence> out;
+    for (int i = 0; i < log.lineCount(); ++i) readRows(log, i, i >= errorLine - kRowsLinesBefore && i <= errorLine + kRowsLinesAfter, out);
+    batchTimesSeq(log, errorLine, out);
+    return out;
+}
+
+std::vector<RowsEvidence> findStepBudgets(const LogText& log) {
+    std::vector<RowsEvidence> out;
+    for (int i = 0; i < log.lineCount(); ++i) readRows(log, i, false, out);
+    return out;
+}
+
+// The readings findRowsEvidence gives that chooseRows can pick: every reading near the error, and
+// of the step budgets farther away only the lines nearest before and after the error's window (a
+// budget on a farther line is never the nearest). Time: the window, not the log.
+std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine, const std::vector<RowsEvidence>& stepBudgets) {
+    const int first = std::max(0, errorLine - kRowsLinesBefore);
+    const int last = std::min(log.lineCount() - 1, errorLine + kRowsLinesAfter);
+    std::vector<RowsEvidence> out;
+    auto before =
+        std::lower_bound(stepBudgets.begin(), stepBudgets.end(), first, [](const RowsEvidence& e, int line) { return e.line < line; });
+    if (before != stepBudgets.begin()) {
+        const int line = std::prev(before)->line;
+        auto from = std::lower_bound(stepBudgets.begin(), before, line, [](const RowsEvidence& e, int l) { return e.line < l; });
+        out.insert(out.end(), from, before);
+    }
+    for (int i = first; i <= last; ++i) readRows(log, i, true, out);
+    auto after =
+        std::upper_bound(stepBudgets.begin(), stepBudgets.end(), last, [](int line, const RowsEvidence& e) { return line < e.line; });
+    if (after != stepBudgets.end()) {
+        const int line = after->line;
+        for (auto it = after; it != stepBudgets.end() && it->line == line; ++it) out.push_back(*it);
+    }
+    batchTimesSeq(log, errorLine, out);
     return out;
 }
 
@@ -248,24 +288,46 @@ RowsChoice chooseRows(const std::vector<RowsEvidence>& readings, int errorLine) 
     return choice;
 }
 
-std::optional<ModelMention> findModelMention(const LogText& log, const std::vector<const CatalogModel*>& models, int errorLine) {
-    std::optional<ModelMention> before, after;
+std::vector<ModelMention> findModelMentions(const LogText& log, const std::vector<const CatalogModel*>& models) {
+    // A line can name a model only if it holds the model's repository name (its id ends with it):
+    // one scan for all of them picks the lines and models to look at closely.
+    std::vector<std::string> repos;
+    for (const auto* model : models) {
+        const std::string id = lowercaseAscii(model->id);
+        const auto slash = id.rfind('/');
+        repos.push_back(slash == std::string::npos ? id : id.substr(slash + 1));
+    }
+    const LiteralSet names(std::vector<std::string_view>(repos.begin(), repos.end()));
+    std::vector<ModelMention> out;
+    std::vector<int> named;
     for (int i = 0; i < log.lineCount(); ++i) {
         const std::string& lower = log.lowerLine(i);
+        if (!names.find(lower, named)) continue;
         const CatalogModel* best = nullptr;
         std::size_t bestLength = 0;
-        for (const auto* model : models) {
+        for (const int index : named) {  // ascending: the models' order, so the first of equal lengths wins as before
+            const CatalogModel* model = models[static_cast<std::size_t>(index)];
             const std::size_t length = modelNameLength(*model, lower);
             if (length > bestLength) {
                 best = model;
                 bestLength = length;
             }
         }
-        if (!best) continue;
-        if (i <= errorLine) before = ModelMention{best, i};
-        else if (!after) after = ModelMention{best, i};
+        if (best) out.push_back(ModelMention{best, i});
     }
-    return before ? before : after;
+    return out;
+}
+
+std::optional<ModelMention> nearestModelMention(const std::vector<ModelMention>& mentions, int errorLine) {
+    auto after =
+        std::upper_bound(mentions.begin(), mentions.end(), errorLine, [](int line, const ModelMention& m) { return line < m.line; });
+    if (after != mentions.begin()) return *std::prev(after);
+    if (after != mentions.end()) return *after;
+    return std::nullopt;
+}
+
+std::optional<ModelMention> findModelMention(const LogText& log, const std::vector<const CatalogModel*>& models, int errorLine) {
+    return nearestModelMention(findModelMentions(log, models), errorLine);
 }
 
 int findAwqMention(const LogText& log) {

@@ -36,6 +36,10 @@ struct RowsEvidence {
 // in the lines before it (and a few after), step budgets anywhere. Generation parameters
 // (max_new_tokens, max_tokens, max_model_len) are never read as M.
 std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine);
+// The same readings as far as chooseRows can tell them apart, in time independent of the log's
+// length: `stepBudgets` is findStepBudgets(log), read once per log.
+std::vector<RowsEvidence> findRowsEvidence(const LogText& log, int errorLine, const std::vector<RowsEvidence>& stepBudgets);
+std::vector<RowsEvidence> findStepBudgets(const LogText& log);  // every step budget the log gives, in line order
 
 struct RowsChoice {
     std::optional<RowsEvidence> chosen;
@@ -52,6 +56,10 @@ struct ModelMention {
     int line = 0;  // 0-based
 };
 std::optional<ModelMention> findModelMention(const LogText& log, const std::vector<const CatalogModel*>& models, int errorLine);
+// The same in two steps, the first once per log: every line that names a model (the longest name
+// on the line), then the one nearest before `errorLine`, else the first after it.
+std::vector<ModelMention> findModelMentions(const LogText& log, const std::vector<const CatalogModel*>& models);
+std::optional<ModelMention> nearestModelMention(const std::vector<ModelMention>& mentions, int errorLine);
 
 // Whether the log anywhere mentions AWQ (an import, a module path, quantization=awq, a config dump).
 int findAwqMention(const LogText& log);  // 0-based line, -1 when none

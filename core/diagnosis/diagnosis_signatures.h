@@ -10,21 +10,38 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_evidence.h"
+#include "core/diagnosis/diagnosis_regex.h"
 #include "core/diagnosis/diagnosis_text.h"
 
 namespace tilescope {
 
-using SvMatch = std::match_results<std::string::const_iterator>;
-
 // How far before an error its shape figures are looked for.
 inline constexpr int kDiagnosisContextLines = 40;
+
+// What findings look up in the whole log, read once per log on first use (a log of many errors
+// would otherwise read it once per error).
+class LogLookups {
+public:
+    LogLookups(const LogText& log, const std::vector<const CatalogModel*>& models) : m_log(log), m_models(models) {}
+    int awqMention() const;                                         // findAwqMention
+    int rocmMention() const;                                        // findRocmMention
+    std::optional<ModelMention> modelMention(int errorLine) const;  // findModelMention
+    const std::vector<RowsEvidence>& stepBudgets() const;           // findStepBudgets
+
+private:
+    const LogText& m_log;
+    const std::vector<const CatalogModel*>& m_models;
+    mutable std::optional<int> m_awq, m_rocm;
+    mutable std::optional<std::vector<ModelMention>> m_modelMentions;
+    mutable std::optional<std::vector<RowsEvidence>> m_stepBudgets;
+};
 
 // What a finding may read besides its own match.
 struct LogScope {
@@ -34,6 +51,7 @@ struct LogScope {
     const std::vector<DeviceMention>& mentions;
     const std::vector<const CatalogModel*>& models;  // the configs a log may name: embedded and the user's
     const CatalogModel* userModel;                   // diagnose --model: used when the log names none; may be null
+    const LogLookups& lookups;
 };
 
 // Builds one finding: the device, the figures, the plan and the command.
@@ -119,7 +137,7 @@ struct Signature {
     Verdict kind;
     bool cudaRuntime;  // reported by the CUDA runtime, asynchronously: later ones are consequences
     SignatureBuild build;
-    std::regex regex;  // `pattern`, compiled once (case-insensitive)
+    Pattern regex;  // `pattern`, compiled once (case-insensitive)
 };
 
 // Words that, on a line near a generic CUDA error, tie it to the family that contributes them.
@@ -160,23 +178,25 @@ class SignatureList {
 public:
     explicit SignatureList(const KernelRegistry& kernels);
 
-    // The first signature matching `text` (`lower`: its lowercase copy), as (index, match); with
-    // `mustCross`, only a match that starts before that offset and ends after it.
-    std::optional<std::pair<std::size_t, SvMatch>> match(const std::string& text, const std::string& lower,
-                                                         std::optional<std::size_t> mustCross) const;
-    // Cheap prefilters on lowercase text: whether any signature's needle occurs, or starts at the end.
-    bool anyNeedle(const std::string& lower) const;
-    bool endsWithNeedleStart(std::string_view lower) const;
+    // The first signature matching `text`, as (index, match); with `mustCross`, only a match that
+    // starts before that offset and ends after it. Only signatures whose needle occurs in `text` run
+    // their pattern: one scan for all needles decides.
+    std::optional<std::pair<std::size_t, SvMatch>> match(std::string_view text, std::optional<std::size_t> mustCross) const;
+    // The needle scan alone (ASCII case-insensitive): whether any needle occurs, and whether the
+    // text ends with the start of one (a message wrapped there may go on on the next line).
+    LiteralSet::Scan scanNeedles(std::string_view text) const { return m_needles.scan(text); }
 
     const Signature& operator[](std::size_t index) const { return *m_list[index]; }
     std::size_t size() const { return m_list.size(); }
 
 private:
     std::vector<const Signature*> m_list;
+    std::vector<std::size_t> m_needleOwner;  // needle index -> index in m_list (before m_needles: it fills this)
+    LiteralSet m_needles;                    // every signature's needles, in one automaton
 };
 
 // The finding for `signature` matched in `matchedText` (line `line`, 0-based, maybe joined with the next).
-DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match, const std::string& matchedText,
+DiagnosisFinding buildFinding(const LogScope& scope, const Signature& signature, const SvMatch& match, std::string_view matchedText,
                               int line);
 
 // ---- what the families' signatures build with ------------------------------------------------

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <regex>
 
+#include "core/diagnosis/diagnosis_regex.h"
+
 namespace tilescope {
 
 namespace {
@@ -27,6 +29,8 @@ std::string lowercase(std::string_view text) {
 // Removes ESC-introduced sequences (CSI "ESC[31m", OSC "ESC]...BEL"), and the "[31m" remnants
 // that logs keep when the ESC byte itself was lost on the way.
 std::string stripAnsi(std::string_view text) {
+    // Most lines hold neither ESC nor '[': copied whole.
+    if (text.find(kEscape) == std::string_view::npos && text.find('[') == std::string_view::npos) return std::string(text);
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -60,32 +64,43 @@ std::string stripAnsi(std::string_view text) {
 
 struct FigureSpelling {
     LogFigure figure;
-    std::regex pattern;  // group 1 is the number
+    Pattern pattern;  // group 1 is the number
+    // Words of which the pattern needs one (lowercase; a case-sensitive pattern's are its
+    // punctuation): a line holding none is skipped without running the pattern.
+    std::vector<std::string_view> needs;
 };
 
 const std::vector<FigureSpelling>& figureSpellings() {
     using F = LogFigure;
-    constexpr auto icase = std::regex::ECMAScript | std::regex::icase;
-    constexpr auto exact = std::regex::ECMAScript;
+    constexpr auto icase = Pattern::Case::Insensitive;
+    constexpr auto exact = Pattern::Case::Sensitive;
     static const std::vector<FigureSpelling> spellings{
-        {F::M, std::regex(R"((?:^|[^\w])M\s*=\s*(\d+))", exact)},
-        {F::Tokens, std::regex(R"((?:#new-token|(?:^|[^\w#])(?:num_tokens|n_tokens|tokens))\s*[:=]\s*(\d+))", icase)},
-        {F::N, std::regex(R"(out_features\s*[:=]\s*(\d+))", icase)},
-        {F::N, std::regex(R"((?:^|[^\w])(?:N|OC)\s*[:=]\s*(\d+))", exact)},
-        {F::K, std::regex(R"(in_features\s*[:=]\s*(\d+))", icase)},
-        {F::K, std::regex(R"((?:^|[^\w])(?:K|IC)\s*[:=]\s*(\d+))", exact)},
-        {F::GroupSize, std::regex(R"((?:q_group_size|group_size|group size)\s*[:=]?\s*(\d+))", icase)},
-        {F::Batch, std::regex(R"((?:^|[^\w])(?:batch_size|batch size|bs|batch)\s*[:=]?\s*(\d+))", icase)},
-        {F::Batch, std::regex(R"((\d+)\s+(?:sequences|seqs|requests)\b)", icase)},
-        {F::Batch, std::regex(R"(#new-seq\s*:\s*(\d+))", icase)},
-        {F::Seq, std::regex(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|seq|sequence length)\s*[:=]\s*(\d+))", icase)},
-        {F::Seq, std::regex(R"((\d+)\s+tokens?\s+each)", icase)},
-        {F::HeadDim, std::regex(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase)},
-        {F::HeadDimV, std::regex(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase)},
-        {F::Heads, std::regex(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase)},
-        {F::Threads, std::regex(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase)},
-        {F::Registers, std::regex(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase)},
-        {F::Registers, std::regex(R"(used\s+(\d+)\s+registers)", icase)},
+        {F::M, Pattern(R"((?:^|[^\w])M\s*=\s*(\d+))", exact), {"="}},
+        {F::Tokens, Pattern(R"((?:#new-token|(?:^|[^\w#])(?:num_tokens|n_tokens|tokens))\s*[:=]\s*(\d+))", icase), {"token"}},
+        {F::N, Pattern(R"(out_features\s*[:=]\s*(\d+))", icase), {"out_features"}},
+        {F::N, Pattern(R"((?:^|[^\w])(?:N|OC)\s*[:=]\s*(\d+))", exact), {":", "="}},
+        {F::K, Pattern(R"(in_features\s*[:=]\s*(\d+))", icase), {"in_features"}},
+        {F::K, Pattern(R"((?:^|[^\w])(?:K|IC)\s*[:=]\s*(\d+))", exact), {":", "="}},
+        {F::GroupSize, Pattern(R"((?:q_group_size|group_size|group size)\s*[:=]?\s*(\d+))", icase), {"group"}},
+        {F::Batch, Pattern(R"((?:^|[^\w])(?:batch_size|batch size|bs|batch)\s*[:=]?\s*(\d+))", icase), {"batch", "bs"}},
+        {F::Batch, Pattern(R"((\d+)\s+(?:sequences|seqs|requests)\b)", icase), {"seqs", "sequences", "requests"}},
+        {F::Batch, Pattern(R"(#new-seq\s*:\s*(\d+))", icase), {"#new-seq"}},
+        {F::Seq, Pattern(R"((?:^|[^\w])(?:seq_len|seqlen|seq_length|seq|sequence length)\s*[:=]\s*(\d+))", icase), {"seq"}},
+        {F::Seq, Pattern(R"((\d+)\s+tokens?\s+each)", icase), {"token"}},
+        {F::HeadDim,
+         Pattern(R"((?:^|[^\w])(?:head_dim|head_size|headdim|head dim)['"]?\s*[:=]\s*(\d+))", icase),
+         {"head_dim", "head_size", "headdim", "head dim"}},
+        {F::HeadDimV,
+         Pattern(R"((?:v_head_dim|head_dim_v|head_size_v)\s*[:=]\s*(\d+))", icase),
+         {"v_head_dim", "head_dim_v", "head_size_v"}},
+        {F::Heads, Pattern(R"((?:^|[^\w])(?:num_heads|num_attention_heads|nheads|n_heads|heads)['"]?\s*[:=]\s*(\d+))", icase), {"heads"}},
+        {F::Threads,
+         Pattern(R"((?:^|[^\w])(?:block|blockdim|block_size|threads_per_block|threads)\s*[:=]\s*\(?\s*(\d+))", icase),
+         {"block", "threads"}},
+        {F::Registers,
+         Pattern(R"((?:regs/thread|registers/thread|registers per thread|regs|registers)\s*[:=]\s*(\d+))", icase),
+         {"regs", "registers"}},
+        {F::Registers, Pattern(R"(used\s+(\d+)\s+registers)", icase), {"registers"}},
     };
     return spellings;
 }
@@ -182,7 +197,7 @@ bool qualifierMatches(const std::string& mentioned, const std::string& known) {
 
 }  // namespace
 
-Result<LogText> LogText::parse(std::string_view raw) {
+Result<void> LogText::check(std::string_view raw) {
     if (std::all_of(raw.begin(), raw.end(),
                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }))
         return makeError("the input is empty: paste or pipe the log or traceback that holds the error");
@@ -194,41 +209,48 @@ Result<LogText> LogText::parse(std::string_view raw) {
     }
     if (static_cast<double>(control) > kMaxControlShare * static_cast<double>(raw.size()))
         return makeError("the input is binary (" + std::to_string(control) + " control bytes), not a text log");
+    return {};
+}
 
+Result<LogText> LogText::parse(std::string_view raw) {
+    if (auto checked = check(raw); !checked) return makeError(checked.error());
     LogText log;
+    log.m_lines.reserve(static_cast<std::size_t>(std::count(raw.begin(), raw.end(), '\n')) + 1);
     std::size_t start = 0;
     while (start <= raw.size()) {
         std::size_t end = raw.find('\n', start);
         if (end == std::string_view::npos) end = raw.size();
         std::string line = stripAnsi(raw.substr(start, end - start));
         while (!line.empty() && (line.back() == '\r' || isBlank(line.back()))) line.pop_back();
-        std::replace(line.begin(), line.end(), '\r', ' ');  // progress-bar rewrites inside a line
+        if (line.find('\r') != std::string::npos) std::replace(line.begin(), line.end(), '\r', ' ');  // progress-bar rewrites inside a line
         log.m_lines.push_back(std::move(line));
         if (end == raw.size()) break;
         start = end + 1;
     }
     while (log.m_lines.size() > 1 && log.m_lines.back().empty()) log.m_lines.pop_back();
+    log.m_lower.reserve(log.m_lines.size());
     for (const auto& line : log.m_lines) log.m_lower.push_back(lowercase(line));
     return log;
 }
 
 std::string_view LogText::withoutPrefix(int index) const {
-    static const std::regex prefix(
-        R"(^(?:\s*(?:\[[^\]]{0,80}\]:?|\([A-Za-z_][\w.]* pid=\d+(?:, ip=[\d.]+)?\)|rank\s*\d+:|\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|[IWEF]\d{4} [\d:.]+(?:\s+\d+)?\s+[\w.]+:\d+\]|(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\b:?))+\s*)");
+    static const Pattern prefix(
+        R"(^(?:\s*(?:\[[^\]]{0,80}\]:?|\([A-Za-z_][\w.]* pid=\d+(?:, ip=[\d.]+)?\)|rank\s*\d+:|\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|[IWEF]\d{4} [\d:.]+(?:\s+\d+)?\s+[\w.]+:\d+\]|(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\b:?))+\s*)",
+        Pattern::Case::Sensitive);
     const std::string& text = line(index);
-    std::smatch match;
+    SvMatch match;
     std::string_view view = text;
-    if (std::regex_search(text, match, prefix)) view.remove_prefix(static_cast<std::size_t>(match.length(0)));
+    if (prefix.search(text, match)) view.remove_prefix(static_cast<std::size_t>(match.length(0)));
     while (!view.empty() && isBlank(view.front())) view.remove_prefix(1);
     return view;
 }
 
 bool LogText::isTracebackSource(int index) const {
-    static const std::regex frame(R"(^\s*File "[^"]*", line \d+)");
+    static const Pattern frame(R"(^\s*File "[^"]*", line \d+)", Pattern::Case::Sensitive);
     for (int i = index - 1; i >= 0; --i) {
         const std::string_view previous = withoutPrefix(i);
         if (previous.empty()) continue;
-        return std::regex_search(previous.begin(), previous.end(), frame);
+        return frame.search(previous);
     }
     return false;
 }
@@ -242,10 +264,14 @@ std::optional<LogText::FigureHit> LogText::figureHit(LogFigure figure, int index
     for (int i = std::min(index, lineCount() - 1); i >= 0 && i >= index - window; --i) {
         const std::string& text = line(i);
         std::optional<std::pair<std::ptrdiff_t, FigureHit>> best;  // leftmost spelling on the line
+        const std::string& lower = lowerLine(i);
         for (const auto& spelling : figureSpellings()) {
             if (spelling.figure != figure) continue;
-            std::smatch match;
-            if (!std::regex_search(text, match, spelling.pattern)) continue;
+            if (std::none_of(spelling.needs.begin(), spelling.needs.end(),
+                             [&](std::string_view w) { return lower.find(w) != std::string::npos; }))
+                continue;
+            SvMatch match;
+            if (!spelling.pattern.search(text, match)) continue;
             const auto value = toInteger(match.str(1));
             if (value && (!best || match.position(1) < best->first)) {
                 std::string matched = match.str(0);

@@ -35,6 +35,8 @@ class LogText {
 public:
     // Errors: empty (or whitespace-only) text, binary data.
     static Result<LogText> parse(std::string_view raw);
+    // parse()'s checks alone, in one pass over the bytes (before a long log is read in the background).
+    static Result<void> check(std::string_view raw);
 
     int lineCount() const { return static_cast<int>(m_lines.size()); }
     // Line `index` (0-based) without ANSI colour codes, carriage returns or trailing blanks.

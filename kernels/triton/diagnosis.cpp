@@ -1,7 +1,6 @@
 #include "kernels/triton/diagnosis.h"
 
 #include <charconv>
-#include <regex>
 
 #include "core/diagnosis/diagnosis_signatures.h"
 #include "core/model/text_format.h"
@@ -12,13 +11,13 @@ namespace tilescope {
 std::vector<TritonConfigValue> findTritonConfig(const LogText& log, int errorLine, int window) {
     struct Spelling {
         std::string_view parameter;
-        std::regex pattern;
+        Pattern pattern;
     };
     // The tutorial's names (BLOCK_SIZE_M) and the common short ones (BLOCK_M), quoted as dict keys
     // or written as keyword arguments.
     static const std::vector<Spelling> spellings = [] {
         auto p = [](const char* name) {
-            return std::regex(std::string(R"((?:^|[^A-Za-z0-9_])['"]?)") + name + R"(['"]?\s*[:=]\s*(\d+))", std::regex::ECMAScript);
+            return Pattern(std::string(R"((?:^|[^A-Za-z0-9_])['"]?)") + name + R"(['"]?\s*[:=]\s*(\d+))", Pattern::Case::Sensitive);
         };
         std::vector<Spelling> s;
         s.push_back({"BLOCK_M", p("BLOCK_(?:SIZE_)?M")});
@@ -32,8 +31,8 @@ std::vector<TritonConfigValue> findTritonConfig(const LogText& log, int errorLin
     for (const auto& spelling : spellings)
         for (int i = errorLine; i >= 0 && i >= errorLine - window; --i) {
             const std::string& text = log.line(i);
-            std::smatch match;
-            if (!std::regex_search(text, match, spelling.pattern)) continue;
+            SvMatch match;
+            if (!spelling.pattern.search(text, match)) continue;
             std::int64_t value = 0;
             const std::string digits = match.str(1);
             auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);

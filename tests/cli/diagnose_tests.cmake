@@ -33,3 +33,11 @@ tilescope_cli_golden(diagnose_public_triton1561 "diagnose|tests/data/diagnose_co
   GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_public_llamacpp16081 "diagnose|tests/data/diagnose_corpus/llamacpp16081_ptxas_static_smem.log"
   GOLDEN_DIR diagnose_golden)
+# Issue 28: the kernel a log names (an extension op, a reproducer's call) and the shape of the call's
+# tensors; a grid overflow read from flash_attn_func's q; the JSON refusal's reason.
+tilescope_cli_golden(diagnose_public_causal_conv1d48 "diagnose|tests/data/diagnose_corpus/causal_conv1d48_invalid_config.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_xformers845 "diagnose|tests/data/diagnose_corpus/xformers845_batch_65536.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_fa1812_json "diagnose|tests/data/diagnose_corpus/fa1812_flash_attn_func_heads.log|--json"
+  GOLDEN_DIR diagnose_golden)

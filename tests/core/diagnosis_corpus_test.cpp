@@ -56,6 +56,10 @@ TEST_P(DiagnosisCorpus, MatchesTheManifest) {
     auto diagnosis = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded());
     ASSERT_TRUE(diagnosis.ok()) << where << ": " << diagnosis.error();
     const auto& expected = entry["expect"]["findings"];
+    // A stack's own check whose signature another issue adds: skipped, saying so, until a
+    // signature recognises it; from then on its generic expectations are checked.
+    if (entry.contains("awaits") && diagnosis->findings.empty() && !expected.empty())
+        GTEST_SKIP() << where << ": no signature yet; awaits " << entry["awaits"].get<std::string>();
     ASSERT_EQ(diagnosis->findings.size(), expected.size()) << where;
     for (std::size_t i = 0; i < expected.size(); ++i) {
         const auto& want = expected[i];
@@ -65,6 +69,7 @@ TEST_P(DiagnosisCorpus, MatchesTheManifest) {
             EXPECT_EQ(std::string(verdictName(f.kind)), want["kind"].get<std::string>()) << at;
         }
         expectText(want, "signature", f.signature, at);
+        expectText(want, "message", f.message, at);
         expectText(want, "family", f.family, at);
         expectText(want, "variant", f.variant, at);
         expectText(want, "device", f.deviceId, at);
@@ -78,6 +83,10 @@ TEST_P(DiagnosisCorpus, MatchesTheManifest) {
         }
         if (want.contains("family_ranking")) {
             EXPECT_EQ(!f.familyRanking.empty(), want["family_ranking"].get<bool>()) << at;
+        }
+        // The kernel the log itself names at the error (a .cu:line, an extension op, the API called).
+        if (want.contains("failing_kernel")) {
+            EXPECT_EQ(f.failingKernel, want["failing_kernel"].is_null() ? "" : want["failing_kernel"].get<std::string>()) << at;
         }
         if (want.contains("shape"))
             for (const auto& item : want["shape"].items()) {

@@ -2,9 +2,9 @@
 # Builds the .deb and .tar.gz with cpack from BUILD_DIR, unpacks the .deb into a scratch root
 # (dpkg -x, no root needed) and runs the installed binaries from there, so a file the package
 # forgets, a wrong install path or a library resolved from the build machine fails the test.
-# Usage: install_test.sh BUILD_DIR GUI(0|1)
+# Usage: install_test.sh BUILD_DIR GUI(0|1) [PYTHON(0|1)]
 set -euo pipefail
-build="$1"; gui="$2"
+build="$1"; gui="$2"; python="${3:-0}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "package test: FAIL: $*" >&2; exit 1; }
@@ -63,6 +63,20 @@ else
   [ "$code" = 3 ] || { cat "$scratch/run.out" >&2; fail "installed 'run' without a GPU exited $code, expected 3"; }
   [ -s "$scratch/run.out" ] || fail "installed 'run' without a GPU printed nothing"
   echo "package test: run without a GPU -> exit 3: $(head -n1 "$scratch/run.out")"
+fi
+
+if [ "$python" = 1 ]; then
+  # The module must import from the package, for Debian's python3, without the build tree.
+  [[ "$depends" == *"python3 (>="* ]] || fail "Depends lacks python3"
+  site="$root/usr/lib/python3/dist-packages"
+  ls "$site"/tilescope/_tilescope.cpython-*.so >/dev/null 2>&1 || fail "the .deb lacks the Python module in /usr/lib/python3/dist-packages/tilescope"
+  (cd "$scratch" && env -u LD_LIBRARY_PATH PYTHONPATH="$site" /usr/bin/python3 -c '
+import sys, tilescope
+assert tilescope.__file__.startswith(sys.argv[1]), tilescope.__file__
+plan = tilescope.plan("awq_gemm", "legacy_grid_y", M=32768, N=5376, cuda=12)
+assert plan.verdict == "invalid_launch", plan
+print("package test: python3 imports tilescope from the package:", plan.verdict, plan.limit.name)
+' "$site") || fail "the installed Python module does not import or plan"
 fi
 
 if [ "$gui" = 1 ]; then

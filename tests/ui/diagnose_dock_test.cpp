@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTextBrowser>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -181,6 +182,23 @@ private slots:
         const auto axis = parseSweepAxis(dock->model()->finding(row)->sweepAxis, window.state()->parameters());
         QVERIFY(axis);
         QCOMPARE(window.boundaryPage()->xAxis().values, axis->values);
+    }
+
+    // causal-conv1d #48: the details name the extension op the traceback ends in, as the CLI's
+    // "named in log" row does, and rank none of our families.
+    void namedKernelShowsInDetailsWithoutRanking() {
+        MainWindow window(false);
+        DiagnoseDock* dock = window.diagnoseDock();
+        QVERIFY(dock->openLog(dataPath("tests/data/diagnose_corpus/causal_conv1d48_invalid_config.log")));
+        QCOMPARE(dock->model()->rowCount(), 1);
+        dock->findingsView()->setCurrentIndex(dock->model()->index(0, 0));
+        auto* details = dock->findChild<QTextBrowser*>();
+        QVERIFY(details);
+        const QString text = details->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("named in log: causal_conv1d_cuda.causal_conv1d_fwd (extension op, line 11)")),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("likeliest")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("find the kernel with CUDA_LAUNCH_BLOCKING")), qPrintable(text));
     }
 
     void bucketLogAndConsequences() {
