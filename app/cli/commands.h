@@ -38,6 +38,10 @@ tilescope::Result<tilescope::Calibration> readCalibrationFile(const std::string&
 tilescope::Roofline rooflineForGpu(const tilescope::DeviceSpec& device, const std::string& calibrationPath);
 void addDiagnoseCommand(CLI::App& app, int& exitCode);
 void addCheckModelCommand(CLI::App& app, int& exitCode);
+// check-model --backends (commands_backends.cpp): the backend matrix of a checkpoint on `devices`
+// (comma-separated ids; empty: a default set). Exit 1 when a device has no working backend of a kind.
+int runBackendCheck(const std::string& configPath, const std::string& devices, const std::vector<std::int64_t>& batches,
+                    const std::vector<std::int64_t>& seqs, bool train, bool json);
 void addTraceCommand(CLI::App& app, int& exitCode);
 void addImportKinetoCommand(CLI::App& app, int& exitCode);
 // check-launch: kernels of a ptxas log, an Nsight Compute CSV or a profiler trace as launches by their figures

@@ -204,9 +204,21 @@ struct CheckModelOptions {
     std::string attentionVariant;  // the default: the first variant of the family that plans the attention call
     std::string stack;             // autoawq, vllm or llm-awq; empty: the checkpoint's backend, else autoawq
     bool json = false;
+    bool backends = false;  // --backends: the backend matrix (commands_backends.cpp) instead of the layer table
+    std::string devices;    // --backends: device ids, comma-separated
+    bool train = false;     // --backends: add the backward rules
+    bool seqGiven = false;  // --seq on the command line (--backends defaults to a prompt length instead of 1)
 };
 
 int runCheckModel(const CheckModelOptions& o) {
+    if (o.backends) {
+        if (!o.device.empty() && !o.devices.empty()) throw UsageError{"--backends takes --devices (or one -d), not both"};
+        // A prompt of 2,048 tokens unless --seq says otherwise: prefill rows plan seqlen_q = seqlen_k = 2048,
+        // decode rows one new token against 2,048 cached ones (seq 1 would make every prefill a single token).
+        return runBackendCheck(o.config, o.devices.empty() ? o.device : o.devices, parseList(o.batches, "--batch"),
+                               parseList(o.seqGiven ? o.seqs : std::string("2048"), "--seq"), o.train, o.json);
+    }
+    if (!o.devices.empty() || o.train) throw UsageError{"--devices and --train apply to --backends"};
     const DeviceDatabase& database = DeviceDatabase::embedded();
     auto model = loadModelConfig(o.config);
     if (!model) throw UsageError{model.error()};
@@ -262,13 +274,23 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
         ->required();
     command->add_option("-d,--device", o->device, "device id or device .json file (default: the database default)");
     command->add_option("-b,--batch", o->batches, "batch sizes, comma-separated")->capture_default_str();
-    command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode)")->capture_default_str();
+    auto* seq = command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode; --backends: 2048 by default)")
+                    ->capture_default_str();
     command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
     command->add_option("--stack", o->stack,
                         "the stack that runs a GEMM-packed checkpoint: autoawq (dequantize + cuBLAS from M = 1024), vllm (from "
                         "256 tokens) or llm-awq (the GEMM kernel at every M); default: quantization_config.backend, else autoawq");
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
-    command->callback([=, &exitCode] { exitCode = runCheckModel(*o); });
+    command->add_flag("--backends", o->backends,
+                      "the backend matrix instead: every attention backend and quantized GEMM that applies, by device, with the "
+                      "rule that decides each cell (exit 1 when a device has no working backend of a kind)");
+    command->add_option("--devices", o->devices,
+                        "with --backends: device ids, comma-separated (default: t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090)");
+    command->add_flag("--train", o->train, "with --backends: training: add the backward rows, plan train=1 where a backend has it");
+    command->callback([=, &exitCode] {
+        o->seqGiven = seq->count() > 0;
+        exitCode = runCheckModel(*o);
+    });
 }
 
 }  // namespace tilescope::cli

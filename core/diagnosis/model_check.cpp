@@ -346,6 +346,28 @@ std::vector<ModelLayer> expandModel(const ModelConfig& model, const KernelRegist
     return layers;
 }
 
+BackendModel backendModel(const ModelConfig& model, const KernelRegistry& kernels) {
+    BackendModel out;
+    out.name = model.name;
+    out.heads = model.heads;
+    out.kvHeads = model.kvHeads;
+    out.headDim = model.headDim;
+    out.headDimV = model.headDim;
+    out.groupSize = model.groupSize;
+    for (const auto& layer : expandModel(model, kernels)) {
+        if (layer.attention) continue;
+        BackendModel::Linear linear{layer.name, 0, 0};
+        for (const auto& [name, value] : layer.fixed) {
+            if (name == "N") linear.n = value;
+            if (name == "K") linear.k = value;
+        }
+        out.linears.push_back(linear);
+    }
+    if (const std::string_view family = packingFamily(model.packing, kernels); !family.empty())
+        out.ownGemm.push_back({std::string(family), std::string(packingVariant(model.packing))});
+    return out;
+}
+
 bool ModelCheck::allPass() const {
     return std::all_of(layers.begin(), layers.end(), [](const ModelLayerCheck& l) { return !l.firstFailure; });
 }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/backend_model.h"
 #include "core/model/device_spec.h"
 #include "core/model/kernel_family.h"
 #include "core/model/launch_plan.h"
@@ -80,6 +81,10 @@ struct ModelLayer {
 // vLLM and SGLang run) and the attention call, each with the family in `kernels` that plans it.
 // `attentionVariant` picks the attention kernel.
 std::vector<ModelLayer> expandModel(const ModelConfig& model, const KernelRegistry& kernels, std::string_view attentionVariant = "fa2");
+
+// The checkpoint's figures for the backend matrix (`check-model --backends`, the Backends page):
+// its attention call, every linear layer expandModel() lists, and its own quantized kernel.
+BackendModel backendModel(const ModelConfig& model, const KernelRegistry& kernels);
 
 struct ModelCheckResult {
     std::int64_t batch = 0;

@@ -45,6 +45,19 @@ enum class ModelCall {
     Attention,            // the attention call
 };
 
+// What a variant is to the backend matrix (`check-model --backends`, the Backends page;
+// core/series/backend_matrix.h): an attention backend a serving or training stack may pick, or a
+// quantized GEMM a checkpoint's linear layers may run on. The matrix fills the variant's
+// parameters by name from the checkpoint (batch, seqlen_q, seqlen_k, heads, kv_heads, head_dim,
+// head_dim_v, causal, train; M, N, K, group_size) and leaves the others at their defaults.
+enum class BackendRole {
+    None,
+    AttentionForward,   // prefill / training forward: seqlen_q = seqlen_k = seq
+    AttentionDecode,    // one new token per sequence: seqlen_q = 1, seqlen_k = seq
+    AttentionBackward,  // the backward pass (`--train` only)
+    QuantizedGemm,      // every linear layer of a quantized checkpoint: M = batch x seq
+};
+
 // Where a family whose shape is one launch's own figures keeps each figure: the parameter index of
 // the grid, block, registers per thread, static and dynamic shared memory and the opt-in flag.
 struct LaunchFigureParameters {
@@ -86,6 +99,11 @@ public:
     virtual ElementType elementType() const { return ElementType::Fp16; }
     // The model call this family plans in a model check; None: a model check plans nothing with it.
     virtual ModelCall modelCall() const { return ModelCall::None; }
+    // What `variant` is to the backend matrix; None: the matrix leaves it out.
+    virtual BackendRole backendRole(int variant) const {
+        (void)variant;
+        return BackendRole::None;
+    }
 
     int variantIndex(std::string_view variantName) const;  // -1 when unknown
 

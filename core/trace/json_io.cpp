@@ -336,6 +336,10 @@ Result<Shape> shapeFromJson(const ordered_json& j, const ParameterList& paramete
     shape.resize(static_cast<int>(parameters.size()));
     for (std::size_t i = 0; i < parameters.size() && !error; ++i) {
         const auto& p = parameters[i];
+        // A parameter the file does not name keeps the family's default: a family that gains a
+        // parameter (attention's dropout and fa2_version, issue 29) still reads the traces saved before,
+        // whose plans the default reproduces.
+        if (j.is_object() && !j.contains(p.name)) continue;
         shape[static_cast<int>(i)] = reader.integer(p.name.c_str(), p.minimum, p.maximum);
     }
     if (!error && j.is_object()) {

@@ -84,6 +84,51 @@ void buildTileCapacity(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand("head_dim");
 }
 
+// FlashAttention-2 backward's head-dim x architecture gate: the wording tells the release
+// (fa2_version) and whether dropout was on; planned as fa2_bwd when the log gives head_dim.
+void buildAttentionBackwardArch(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    b.kernel("attention", "fa2_bwd");
+    attentionFigures(b);
+    const std::string gate = m.str(1);
+    const bool v255 = gate.find("224") != std::string::npos;
+    const bool withDropout = !v255 && gate.find("dropout") != std::string::npos;
+    const std::int64_t version = v255 ? attention::kFa2V255 : (withDropout ? attention::kFa2V270 : attention::kFa2V243);
+    b.valueFrom("fa2_version", version, f.line,
+                v255 ? "this wording is flash-attn 2.5.5-2.6.3's"
+                     : (withDropout ? "this wording is flash-attn 2.7.0-2.7.2's" : "this wording is flash-attn <= 2.5.4's"));
+    if (withDropout) b.valueFrom("dropout", 1, f.line, "the text says the backward ran with dropout");
+    const auto hd = b.valueOf("head_dim");
+    f.title = "FlashAttention-2 backward refuses head_dim" + (hd ? " " + str(*hd) : std::string(" > 192")) + " on this GPU";
+    f.explanation =
+        "flash-attn's mha_bwd runs head dims above 192 only on sm80 (A100/A800) and sm90 (H100/H800) in this release: its "
+        "backward kernels for them need more shared memory than consumer and L-series GPUs grant one block.";
+    f.fix = v255 || withDropout
+                ? "train with dropout 0 (and head_dim 256, not 224), upgrade flash-attn to 2.7.3+, or use an A100/H100"
+                : "upgrade flash-attn (2.5.5+ takes head_dim 256 without dropout; 2.7.3+ drops the check), or use an A100/H100";
+    if (hd) {
+        auto values = attentionShape(b);
+        values.push_back({"fa2_version", version, 0, {}});
+        if (withDropout) values.push_back({"dropout", 1, 0, {}});
+        b.plan("attention", "fa2_bwd", values, "head_dim");
+    }
+    b.fallbackCommand("head_dim");
+    // The text names the GPUs it requires (A100/A800, H100/H800): a device read from those words is
+    // not the one that failed. Drop it, and the -d it put in the commands.
+    if (!f.deviceText.empty() && f.message.find(f.deviceText) != std::string::npos) {
+        const std::string flag = " -d " + f.deviceId;
+        for (std::string* command : {&f.command, &f.sweepCommand})
+            if (const auto at = command->find(flag); at != std::string::npos) command->erase(at, flag.size());
+        f.unknown =
+            "the log names no GPU Tilescope reads (" + f.deviceText + " is in the message as a GPU that passes): give yours with -d";
+        f.deviceId.clear();
+        f.deviceText.clear();
+        f.arch.clear();
+        f.sweepDevice.clear();
+        f.plan.reset();
+    }
+}
+
 void planRejectedLaunch(FindingBuilder& b) {
     b.kernel("attention", "fa2");
     attentionFigures(b);
@@ -124,6 +169,14 @@ const DiagnosisSignatures* AttentionFamily::diagnosisSignatures() const {
              V::NoTileFits,
              false,
              buildTileCapacity},
+            // mha_bwd's head-dim x architecture gate in its three wordings (v2.4.3:772, v2.5.5:787, v2.7.0:847).
+            {175,
+             "attention.bwd_arch",
+             {"flashattention backward for head dim"},
+             R"(FlashAttention backward for head dim ((?:> 192(?: with dropout)?)|(?:256 with dropout, or head dim 224 with/without dropout)) requires A100/A800 or H100/H800)",
+             V::UnsupportedDevice,
+             false,
+             buildAttentionBackwardArch},
             {160,
              "attention.arch",
              {"ampere gpus"},

@@ -224,8 +224,21 @@ const std::vector<VariantInfo>& AttentionFamily::variants() const {
          "sglang python/sglang/kernels/ops/attention/fa4_sm120/flash_fwd.py",
          {"head_dim", 0, 0, 0},
          {"head_dim_v", 0, 0, 0}},
+        {"fa2_bwd",
+         "FlashAttention-2 backward (mha_bwd): the release's head_dim x architecture x dropout rule (fa2_version), then "
+         "v2.8.3's dq/dk/dv kernel per head_dim bucket and opt-in shared memory, grid (ceil(seqlen_k/kBlockN), batch, heads); "
+         "no device code here",
+         "flash-attention csrc/flash_attn/flash_api.cpp mha_bwd (v2.4.3, v2.5.5, v2.7.0, v2.8.3); "
+         "csrc/flash_attn/src/flash_bwd_launch_template.h and kernel_traits.h (v2.8.3)",
+         {"head_dim", 0, 0, 0},
+         {"fa2_version", 0, 0, 0}},
     };
     return list;
+}
+
+BackendRole AttentionFamily::backendRole(int variant) const {
+    // sm120_tile_search is left out: upstream runs it on SM120 parts only, and its plan searches any device's capacity.
+    return variant == Fa2 ? BackendRole::AttentionForward : (variant == Fa2Bwd ? BackendRole::AttentionBackward : BackendRole::None);
 }
 
 const ParameterList& AttentionFamily::parameters() const {
@@ -241,6 +254,11 @@ const ParameterList& AttentionFamily::parameters() const {
          "fa2 split-KV splits: 0 = num_splits_heuristic on the device's SM count (mha_fwd), n = forced (as num_splits of "
          "flash_attn_with_kvcache)",
          0, 256, 0, AxisScale::Linear, false},
+        {"dropout", "fa2_bwd: 1 when the forward used dropout (p_dropout > 0): backward rules differ", 0, 1, 0, AxisScale::Linear, true},
+        {"fa2_version",
+         "fa2_bwd: the flash-attn release whose backward rules apply, 2.x.y written 2xy: 243 (<= 2.5.4), 255 (2.5.5-2.6.3), "
+         "270 (2.7.0-2.7.2), 273 or 283 (2.7.3 and later)",
+         240, 289, 283, AxisScale::Linear, false},
     };
     return list;
 }
@@ -258,6 +276,7 @@ std::vector<std::string_view> AttentionFamily::kernelSymbols() const {
 
 LaunchPlan AttentionFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
     LaunchPlan plan = startPlan(variant, shape, device, detail);
+    if (variant == Fa2Bwd) return attention::planBackward(std::move(plan), shape, device, detail);
     const bool full = detail == PlanDetail::Full;
     const std::int64_t hd = shape[HeadDim], hdv = shape[HeadDimV];
     // mha_fwd: "causal=true is the same as causal=false" when seqlen_q == 1 (it picks the tile).

@@ -7,8 +7,8 @@ namespace tilescope {
 
 class AttentionFamily final : public KernelFamily {
 public:
-    enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, HeadDim, HeadDimV, Causal, NumSplits };
-    enum Variant { Fa2, Sm120TileSearch };
+    enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, HeadDim, HeadDimV, Causal, NumSplits, Dropout, Fa2Version };
+    enum Variant { Fa2, Sm120TileSearch, Fa2Bwd };
 
     std::string_view name() const override { return "attention"; }
     std::string_view title() const override { return "FlashAttention-style forward"; }
@@ -19,6 +19,7 @@ public:
     bool hasBf16Kernels() const override { return true; }
     std::string_view splitName() const override { return "num_splits"; }  // FA2's split-KV count
     ModelCall modelCall() const override { return ModelCall::Attention; }
+    BackendRole backendRole(int variant) const override;
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 
     struct Tile {
@@ -29,6 +30,11 @@ public:
 };
 
 namespace attention {
+
+// FlashAttention-2's backward (mha_bwd) at `shape`: its release's checks, then v2.8.3's launch (backward.cpp).
+LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& device, PlanDetail detail);
+// The FA2 releases whose backward rules differ, as the fa2_version parameter spells them (2.x.y -> 2xy).
+inline constexpr std::int64_t kFa2V243 = 243, kFa2V255 = 255, kFa2V270 = 270, kFa2V273 = 273, kFa2V283 = 283;
 
 // flash-attention v2.8.3 flash_api.cpp num_splits_heuristic, reproduced with its float/double
 // arithmetic: the fewest splits whose wave efficiency reaches 85 % of the best. mha_fwd passes

@@ -25,3 +25,12 @@ tilescope_cli_golden(check_model_gemma_h200_autoawq_json
   GOLDEN_DIR check_model_golden)
 tilescope_cli_golden(check_model_bad_stack
   "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|--stack|tgi" GOLDEN_DIR check_model_golden)
+# check-model --backends (issue 29): the backend matrix of a head_dim-256 checkpoint (Gemma-2, GQA 16/8) and
+# of a GQA 32/8 head_dim-128 one (Mistral) for training, and the matrix as JSON on one device.
+tilescope_cli_golden(check_model_backends_gemma2
+  "check-model|${models}/hugging-quants__gemma-2-9b-it-AWQ-INT4__config.json|--backends|--batch|1,8,64" GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_backends_mistral_train
+  "check-model|${models}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json|--backends|--train|--devices|t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm|--batch|1,8|--seq|512,4096"
+  GOLDEN_DIR check_model_golden)
+tilescope_cli_golden(check_model_backends_gemma_json
+  "check-model|${models}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json|--backends|--devices|rtx-4090|--train|--json" GOLDEN_DIR check_model_golden)

@@ -50,7 +50,7 @@ TEST(NearestPassingValue, CrossesASecondFailureOnTheWay) {
     EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
     EXPECT_EQ(p.fix,
               "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-              "head_dim_v=128,causal=0,num_splits=0)");
+              "head_dim_v=128,causal=0,num_splits=0,dropout=0,fa2_version=283)");
 }
 
 TEST(NearestPassingValue, NoneWhenNoValueOfTheParameterPasses) {

@@ -93,6 +93,13 @@ bool LaunchPage::showsNoLaunch() const { return m_stack->currentWidget() == m_no
 void LaunchPage::updateModel() {
     const LaunchPlan& plan = m_state->plan();
     m_model->setUsage(callLaunchUsage(plan, m_state->device()));
+    if (!plan.hasLaunch() && plan.ok()) {  // a stack's rules only (issue 29: flashinfer, sdpa, fa3, marlin)
+        m_noLaunch->setText(tr("<p><b>No launch to show.</b></p><p>This family checks a stack's own rules: the shape passes them, "
+                               "but its kernels' grid, block and shared memory are not modelled.</p><p>%1</p>")
+                                .arg(QString::fromStdString(plan.note).toHtmlEscaped()));
+        m_stack->setCurrentWidget(m_noLaunch);
+        return;
+    }
     if (!plan.hasLaunch()) {
         m_noLaunch->setText(tr("<p><b>No launch to show.</b></p><p>The planner refuses this shape before it chooses a kernel, "
                                "so there is no grid, block or shared memory to set against the device's limits.</p>"

@@ -86,6 +86,9 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     m_empty->setObjectName(QStringLiteral("performanceEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
+    // The suggested command's -s NAME=V,... list is one word to the line breaker (attention's is 118
+    // characters since issue 29's two parameters): it must not hold the window above 1,024 px.
+    m_empty->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
     setSweepSuggestion({});
     m_sweep->setObjectName(QStringLiteral("performanceSweep"));

@@ -24,6 +24,7 @@
 
 #include "ui/docks/about_dialog.h"
 #include "ui/window/app_theme.h"
+#include "ui/pages/backends_page.h"
 #include "ui/pages/boundary_page.h"
 #include "ui/docks/diagnose_dock.h"
 #include "ui/window/explorer_state.h"
@@ -78,6 +79,10 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     m_pages->addTab(m_boundary, tr("&Boundaries"));
     m_pages->addTab(m_tiles, tr("&Tiles && buckets"));
     buildTracePages();
+    // The backend matrix of the loaded model or the Shape panel's shape (issue 29); after the trace pages.
+    m_backends = new BackendsPage(m_state);
+    m_pages->addTab(m_backends, tr("Bac&kends"));
+    connect(m_backends, &BackendsPage::backendOpened, this, [this] { showPage(QStringLiteral("launch")); });
     fitPagesMinimum();
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -136,8 +141,9 @@ void MainWindow::showEvent(QShowEvent* event) {
 MainWindow::~MainWindow() = default;
 
 QStringList MainWindow::pageNames() {
-    return {QStringLiteral("launch"), QStringLiteral("occupancy"), QStringLiteral("shared-memory"), QStringLiteral("boundaries"),
-            QStringLiteral("tiles"),  QStringLiteral("runs"),      QStringLiteral("timeline"),      QStringLiteral("performance")};
+    return {QStringLiteral("launch"),     QStringLiteral("occupancy"),   QStringLiteral("shared-memory"),
+            QStringLiteral("boundaries"), QStringLiteral("tiles"),       QStringLiteral("runs"),
+            QStringLiteral("timeline"),   QStringLiteral("performance"), QStringLiteral("backends")};
 }
 
 bool MainWindow::showPage(const QString& name) {
@@ -261,7 +267,10 @@ void MainWindow::addDiagnoseDock() {
     connect(open, &QAction::triggered, this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open model config"), modelsFolder(), tr("Model config (*.json);;All files (*)"));
-        if (!path.isEmpty()) m_diagnoseDock->openModelConfig(path);
+        if (!path.isEmpty()) {
+            m_diagnoseDock->openModelConfig(path);
+            m_backends->openModel(path);
+        }
     });
     const auto actions = file->actions();
     const auto separator = std::find_if(actions.begin(), actions.end(), [](QAction* a) { return a->isSeparator(); });

@@ -34,6 +34,7 @@ class PerformancePage;
 class ShapePanelWidget;
 class SharedMemoryPage;
 class TilesPage;
+class BackendsPage;
 class VerdictBannerWidget;
 
 class MainWindow : public QMainWindow {
@@ -51,6 +52,7 @@ public:
     SharedMemoryPage* sharedMemoryPage() const { return m_sharedMemory; }
     BoundaryPage* boundaryPage() const { return m_boundary; }
     TilesPage* tilesPage() const { return m_tiles; }
+    BackendsPage* backendsPage() const { return m_backends; }
     QTabWidget* pages() const { return m_pages; }
     DiagnoseDock* diagnoseDock() const { return m_diagnoseDock; }
 
@@ -178,6 +180,7 @@ private:
     SharedMemoryPage* m_sharedMemory;
     BoundaryPage* m_boundary;
     TilesPage* m_tiles;
+    BackendsPage* m_backends = nullptr;
     QLabel* m_statusLabel;
     DiagnoseDock* m_diagnoseDock = nullptr;
     bool m_diagnoseDockSized = false;  // the dock got its first height (two fifths of the window)

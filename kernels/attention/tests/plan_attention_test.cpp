@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
                          .message = "FlashAttention forward only supports head dimension at most 256",
                          .limit = "head_dim", .limitValue = 256, .actual = 264,
                          .fix = "nearest passing head_dim and head_dim_v: 256 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,"
-                                "head_dim=256,head_dim_v=256,causal=0,num_splits=0); or route head_dim > 256 to another backend "
+                                "head_dim=256,head_dim_v=256,causal=0,num_splits=0,dropout=0,fa2_version=283); or route head_dim > 256 to another backend "
                                 "(e.g. sm120_tile_search, or PyTorch SDPA)"},
         test::RefusalRow{.name = "Fa2HeadDimMultipleOf8", .variant = "fa2", .shape = "head_dim=100,head_dim_v=100",
                          .message = "query, key, value, and out_ must have a head_size that is a multiple of 8",
@@ -129,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
                          .verdict = Verdict::OutOfMemory, .message = "CUDA error: out of memory", .limit = "memory_bytes",
                          .limitValue = 85899345920, .actual = 2000 * std::int64_t{67371008},
                          .fix = "nearest passing batch: 1275 (batch=1275,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-                                "head_dim_v=128,causal=0,num_splits=0); or this shape runs on h200, b200, gb10",
+                                "head_dim_v=128,causal=0,num_splits=0,dropout=0,fa2_version=283); or this shape runs on h200, b200, gb10",
                          .cudaErrorCode = 2}),
     test::rowName);
 // clang-format on
@@ -490,8 +490,8 @@ TEST(AttentionSm120, Hdim512OnRtx5090NoTileFits) {
     // 144 gives 104,448. No head_dim between 128 and 512 fits.
     EXPECT_EQ(p.fix,
               "nearest passing head_dim: 128 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
-              "head_dim_v=512,causal=0,num_splits=0); or route this head_dim to another backend, or use a GPU with a larger "
-              "opt-in shared-memory limit; or this shape runs on every database GPU of sm_90, and on b200");
+              "head_dim_v=512,causal=0,num_splits=0,dropout=0,fa2_version=283); or route this head_dim to another backend, or use a GPU "
+              "with a larger opt-in shared-memory limit; or this shape runs on every database GPU of sm_90, and on b200");
 }
 
 TEST(AttentionSm120, TileFitsAt512OnH100) {

@@ -1,0 +1,70 @@
+// BackendMatrix: which attention backends and quantized GEMMs take a model, device by device
+// (`check-model --backends`, the Backends page). Each row is a family variant whose
+// KernelFamily::backendRole() names it a backend; each cell plans that variant at the model's
+// shape for every batch x seq on one device and keeps the first failure: its verdict, the stack's
+// own text (the rule that decides) and where it first fails. Views draw it; nothing here is drawn.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/backend_model.h"
+#include "core/model/device_spec.h"
+#include "core/model/kernel_family.h"
+#include "core/model/result.h"
+
+namespace tilescope {
+
+struct BackendMatrixOptions {
+    std::vector<std::int64_t> batches{1};
+    std::vector<std::int64_t> seqs{1};
+    bool train = false;  // add the backward rows; variants with a `train` parameter plan with it set
+};
+
+struct BackendCell {
+    std::string deviceId;
+    Verdict verdict = Verdict::Ok;
+    std::string rule;                       // failing: the plan's message (the stack's text); passing: the plan's note (may be empty)
+    std::string limit;                      // the limit the failing plan names ("head_dim 256 < 512"); empty when it runs
+    std::optional<std::int64_t> failBatch;  // the first failing batch x seq
+    std::optional<std::int64_t> failSeq;
+    std::string layer;    // quantized GEMM rows: the first layer that fails
+    std::string command;  // `tilescope-cli plan ...` of the failing (or first) shape
+    bool ok() const { return verdict == Verdict::Ok; }
+};
+
+struct BackendRow {
+    std::string family;
+    std::string variant;
+    BackendRole role = BackendRole::None;
+    std::string title;               // the family's title
+    std::vector<BackendCell> cells;  // one per device, in the matrix's device order
+};
+
+struct BackendMatrix {
+    std::string model;
+    BackendMatrixOptions options;
+    std::vector<std::string> devices;  // ids
+    std::vector<BackendRow> rows;
+    // Per device, in device order: the kinds of backend none of whose rows runs there ("attention",
+    // "quantized GEMM", "attention backward"); empty when every kind has one.
+    std::vector<std::vector<std::string>> missing;
+    bool everyDeviceServed() const;
+};
+
+std::string_view backendRoleName(BackendRole role);  // "attention", "decode", "backward", "quantized GEMM"
+
+// Plans every backend row for every device. Errors: no devices, no batch or seq, a model figure out
+// of a family's parameter range.
+Result<BackendMatrix> backendMatrix(const BackendModel& model, const std::vector<DeviceSpec>& devices, const BackendMatrixOptions& options,
+                                    const KernelRegistry& kernels);
+
+// {"model", "batches", "seqs", "train", "devices", "rows": [{"kernel", "variant", "role", "cells": [{"device", "verdict",
+// "rule", "first_failure": {"batch", "seq", "layer"} | null, "command"}]}], "missing": {device: [...]}, "pass"}
+nlohmann::ordered_json backendMatrixToJson(const BackendMatrix& matrix);
+
+}  // namespace tilescope

@@ -1,0 +1,27 @@
+// diagnose on a real flash-attn backward log: the head-dim x architecture gate maps to fa2_bwd.
+#include <gtest/gtest.h>
+
+#include "tests/core/log_diagnosis.h"
+
+namespace tilescope {
+namespace {
+
+// Dao-AILab/flash-attention#775: Gemma (head_dim 256) on L40S (sm_89), flash-attn <= 2.5.4's wording.
+TEST(DiagnosisFa2Bwd, FlashAttention775_L40sGemmaMapsToFa2BwdRule) {
+    const Diagnosis d = test::diagnoseLog("fa2_bwd_l40s_gemma.log");
+    ASSERT_EQ(d.findings.size(), 1u);
+    const DiagnosisFinding& f = d.findings.front();
+    EXPECT_EQ(f.signature, "attention.bwd_arch");
+    EXPECT_EQ(f.family, "attention");
+    EXPECT_EQ(f.variant, "fa2_bwd");
+    EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
+    EXPECT_EQ(f.line, 11);
+    EXPECT_EQ(test::findingValue(f, "fa2_version"), 243);
+    // The L40S named on the first line is not read as a device (core's device evidence), and the
+    // A100 / H100 the message names as passing GPUs must not be taken for the failing one.
+    EXPECT_EQ(f.deviceId, "");
+    EXPECT_EQ(f.command.find(" -d a100"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilescope
