@@ -51,6 +51,25 @@ void buildGemmCheck(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand(axis);
 }
 
+// AutoAWQ 0.2.0 and later never call gemm_forward_cuda from M = 1024: WQLinearMMFunction.forward
+// (awq/modules/linear/gemm.py, PR #316; plan.cpp cites the lines) sends batch x seq >= 1024 to
+// dequantize_weights_cuda + torch.matmul. An AutoAWQ traceback through gemm_forward_cuda at such an M
+// therefore comes from a release before that switch, where forward called the kernel at every M.
+void noteAutoAwqBeforeDispatch(FindingBuilder& b) {
+    const auto m = b.valueOf("M");
+    const AwqGemmFamily::StackDispatch* autoawq = AwqGemmFamily::stackDispatch(AwqGemmFamily::AutoAwq);
+    const AwqGemmFamily::StackDispatch* vllm = AwqGemmFamily::stackDispatch(AwqGemmFamily::Vllm);
+    if (!m || *m < autoawq->dequantizeFromM || !b.near({"gemm_forward_cuda"}) || !b.near({"awq/modules/linear"})) return;
+    auto& f = b.finding();
+    f.explanation += " AutoAWQ from 0.2.0 dispatches M >= " + withThousands(autoawq->dequantizeFromM) +
+                     " to dequantize_weights_cuda + torch.matmul (cuBLAS) and never calls gemm_forward_cuda there, so a "
+                     "traceback through it at M = " +
+                     withThousands(*m) + " comes from an AutoAWQ release before 0.2.0.";
+    f.fix += "; or upgrade AutoAWQ to 0.2.0 or later (dequantize + GEMM from M = " + withThousands(autoawq->dequantizeFromM) +
+             ", plan -k awq_gemm -v autoawq), or serve with vLLM 0.3.0 or later (from M = " + withThousands(vllm->dequantizeFromM) +
+             ", -v vllm)";
+}
+
 // The legacy llm-awq launch, named near a refused grid: M from the log, N and K from the log or
 // the model it names.
 void planRejectedLaunch(FindingBuilder& b) {
@@ -77,6 +96,7 @@ void planRejectedLaunch(FindingBuilder& b) {
         if (!b.valueOf("N")) f.planNote = (f.planNote.empty() ? "" : f.planNote + "; ") + "N and K unknown: the family's defaults";
         b.plan("awq_gemm", "legacy_grid_y", known(b, {"M", "N", "K", "group_size"}), "M");
     }
+    noteAutoAwqBeforeDispatch(b);
     b.fallbackCommand("M");
 }
 
