@@ -147,6 +147,17 @@ py::tuple checkModel(const std::string& path, const std::optional<std::string>& 
     return py::make_tuple(modelCheckToJson(*check).dump(), firstFailure(*check));
 }
 
+// `check-model CONFIG --backends --json` with --devices, --batch, --seq and --train, as runBackendCheck
+// (app/cli/commands_backends.cpp); `configText` (JSON of a Python dict) stands for a file when given.
+std::string checkModelBackends(const std::string& path, const std::optional<std::string>& configText, const std::string& devices,
+                               const std::string& batches, const std::string& seqs, bool train) {
+    return released([&] {
+        const auto check = frontend::backendCheck(path, configText, devices, frontend::parseList(batches, "--batch"),
+                                                  frontend::parseList(seqs, "--seq"), train);
+        return backendMatrixToJson(check.matrix);
+    });
+}
+
 // `check-launch INPUT --json`; `text` (when given) is what the CLI would read from standard input.
 std::string checkLaunch(const std::string& input, const std::optional<std::string>& text, const std::string& format,
                         const std::string& block, const std::string& grid, const std::string& devices, const std::string& cuda) {
@@ -202,6 +213,8 @@ PYBIND11_MODULE(_tilescope, m) {
     m.def("diagnose", &diagnose, py::arg("text"), py::arg("model") = "");
     m.def("check_model", &checkModel, py::arg("path"), py::arg("config_text"), py::arg("device"), py::arg("batches"), py::arg("seqs"),
           py::arg("attention"));
+    m.def("check_model_backends", &checkModelBackends, py::arg("path"), py::arg("config_text"), py::arg("devices"), py::arg("batches"),
+          py::arg("seqs"), py::arg("train"));
     m.def("check_launch", &checkLaunch, py::arg("input"), py::arg("text"), py::arg("format"), py::arg("block"), py::arg("grid"),
           py::arg("devices"), py::arg("cuda"));
     m.def("import_kineto", &importKineto, py::arg("file"), py::arg("device") = "");

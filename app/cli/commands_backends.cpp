@@ -5,6 +5,7 @@
 
 #include "app/cli/cli_output.h"
 #include "app/cli/commands.h"
+#include "app/frontend/frontend.h"
 #include "core/diagnosis/model_check.h"
 #include "core/model/device_spec.h"
 #include "core/model/text_format.h"
@@ -14,20 +15,6 @@
 namespace tilescope::cli {
 
 namespace {
-
-// The GPUs a matrix shows when --devices is not given: one of each generation the database holds.
-constexpr std::string_view kDefaultDevices = "t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090";
-
-std::vector<std::string> splitIds(std::string_view text) {
-    std::vector<std::string> ids;
-    while (!text.empty()) {
-        const auto comma = text.find(',');
-        if (comma != 0) ids.emplace_back(text.substr(0, comma));
-        if (comma == std::string_view::npos) break;
-        text.remove_prefix(comma + 1);
-    }
-    return ids;
-}
 
 std::string cellText(const BackendCell& cell) { return cell.ok() ? "ok" : std::string(verdictName(cell.verdict)); }
 
@@ -100,28 +87,10 @@ void printMatrix(const ModelConfig& model, const BackendMatrix& m) {
 
 int runBackendCheck(const std::string& configPath, const std::string& deviceList, const std::vector<std::int64_t>& batches,
                     const std::vector<std::int64_t>& seqs, bool train, bool json) {
-    const DeviceDatabase& database = DeviceDatabase::embedded();
-    auto model = loadModelConfig(configPath);
-    if (!model) throw UsageError{model.error()};
-    std::vector<DeviceSpec> devices;
-    for (const auto& id : splitIds(deviceList.empty() ? kDefaultDevices : deviceList)) {
-        auto device = resolveDevice(id, database);
-        if (!device) throw UsageError{device.error()};
-        devices.push_back(*device);
-    }
-    if (devices.empty()) throw UsageError{"--devices: give device ids, comma-separated"};
-
-    const KernelRegistry& kernels = builtinKernels();
-    const BackendModel backendModelOfConfig = backendModel(*model, kernels);
-    BackendMatrixOptions options;
-    options.batches = batches;
-    options.seqs = seqs;
-    options.train = train;
-    auto matrix = backendMatrix(backendModelOfConfig, devices, options, kernels);
-    if (!matrix) throw UsageError{matrix.error()};
-    if (json) std::cout << backendMatrixToJson(*matrix).dump(2) << '\n';
-    else printMatrix(*model, *matrix);
-    return matrix->everyDeviceServed() ? kExitOk : kExitFails;
+    const frontend::BackendCheck check = frontend::backendCheck(configPath, std::nullopt, deviceList, batches, seqs, train);
+    if (json) std::cout << backendMatrixToJson(check.matrix).dump(2) << '\n';
+    else printMatrix(check.model, check.matrix);
+    return check.matrix.everyDeviceServed() ? kExitOk : kExitFails;
 }
 
 }  // namespace tilescope::cli

@@ -143,6 +143,41 @@ std::vector<std::int64_t> parseList(const std::string& text, const char* option)
     return values;
 }
 
+namespace {
+
+// The GPUs a backend matrix shows when no device is given: one of each generation the database holds.
+constexpr std::string_view kDefaultBackendDevices = "t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090";
+
+std::vector<std::string> splitIds(std::string_view text) {
+    std::vector<std::string> ids;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        if (comma != 0) ids.emplace_back(text.substr(0, comma));
+        if (comma == std::string_view::npos) break;
+        text.remove_prefix(comma + 1);
+    }
+    return ids;
+}
+
+}  // namespace
+
+BackendCheck backendCheck(const std::string& configPath, const std::optional<std::string>& configText, const std::string& deviceList,
+                          const std::vector<std::int64_t>& batches, const std::vector<std::int64_t>& seqs, bool train) {
+    const DeviceDatabase& database = DeviceDatabase::embedded();
+    ModelConfig model = orUsageError(configText ? parseModelConfig(*configText, std::nullopt, configPath) : loadModelConfig(configPath));
+    std::vector<DeviceSpec> devices;
+    for (const auto& id : splitIds(deviceList.empty() ? kDefaultBackendDevices : deviceList))
+        devices.push_back(orUsageError(resolveDevice(id, database)));
+    if (devices.empty()) throw UsageError{"--devices: give device ids, comma-separated"};
+    const KernelRegistry& kernels = builtinKernels();
+    BackendMatrixOptions options;
+    options.batches = batches;
+    options.seqs = seqs;
+    options.train = train;
+    BackendMatrix matrix = orUsageError(backendMatrix(backendModel(model, kernels), devices, options, kernels));
+    return {std::move(model), std::move(matrix)};
+}
+
 // ---- traces
 
 Trace openTrace(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {

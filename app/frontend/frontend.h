@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/model_check.h"
 #include "core/model/kernel_family.h"
 #include "core/model/result.h"
 #include "core/model/sweep.h"
+#include "core/series/backend_matrix.h"
 #include "core/series/calibration.h"
 #include "core/trace/kineto_import.h"
 #include "core/trace/trace.h"
@@ -78,6 +80,15 @@ Diagnosis diagnoseInput(const std::string& text, const std::string& name, const 
 
 // "1,8,64" -> {1, 8, 64}; `option` names the list in errors.
 std::vector<std::int64_t> parseList(const std::string& text, const char* option);
+
+// `check-model CONFIG --backends`: the backend matrix of a checkpoint on `deviceList` (ids, comma-separated;
+// "" = one GPU of each generation). `configText` (a config's JSON) stands for the file when given.
+struct BackendCheck {
+    ModelConfig model;
+    BackendMatrix matrix;
+};
+BackendCheck backendCheck(const std::string& configPath, const std::optional<std::string>& configText, const std::string& deviceList,
+                          const std::vector<std::int64_t>& batches, const std::vector<std::int64_t>& seqs, bool train);
 
 // ---- traces
 

@@ -175,14 +175,27 @@ def _model_check(config, device, batch, seq, attention):
     return Record(json.loads(result)), failure
 
 
-def check_model(config, device=None, batch=(1, 8, 64), seq=(1,), attention=None, backends=False, devices=None):
+def check_model(config, device=None, batch=(1, 8, 64), seq=None, attention=None, backends=False, devices=None, train=False):
     """``check-model CONFIG -d DEVICE --batch B,... --seq S,... [--attention VARIANT] --json``.
     ``config``: a config.json, a checkpoint folder, or the config as a dict. ``devices``: a list of
-    devices gives one result per device. ``backends=True`` (issue 29's backend matrix) is not in
-    this build."""
+    devices gives one result per device. ``seq`` defaults to 1 (decode), as the CLI's.
+    ``backends=True``: ``check-model CONFIG --backends [--devices ...] [--train] --json``, the matrix of
+    every attention backend and quantized GEMM by device (``devices`` or ``device``; none: one GPU of
+    each generation); ``seq`` then defaults to a 2,048-token prompt, as the CLI's."""
     if backends:
-        raise NotImplementedError("check_model(backends=True): the backend matrix (check-model --backends) is issue 29's, "
-                                  "not in this build of tilescope")
+        if device is not None and devices is not None:
+            raise ValueError("--backends takes --devices (or one -d), not both")
+        chosen = devices if devices is not None else device
+        devices_text = chosen if isinstance(chosen, str) else _list_text(chosen) if chosen is not None else ""
+        if isinstance(config, dict):
+            text, path = json.dumps(config), "config.json (a Python dict)"
+        else:
+            text, path = None, os.fspath(config)
+        return Record(json.loads(_core.check_model_backends(path, text, devices_text, _list_text(batch),
+                                                            _list_text(seq if seq is not None else (2048,)), bool(train))))
+    if train:
+        raise ValueError("--devices and --train apply to --backends")
+    seq = seq if seq is not None else (1,)
     if devices is not None and not isinstance(devices, str):
         return [check_model(config, d, batch, seq, attention) for d in devices]
     return _model_check(config, device if devices is None else devices, batch, seq, attention)[0]

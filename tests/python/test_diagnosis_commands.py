@@ -106,9 +106,36 @@ def test_bad_check_model_raises_the_cli_message(call, args):
     assert str(raised.value) == run_cli("check-model", *args, "--json").error
 
 
-def test_check_model_backends_waits_for_issue_29():
-    with pytest.raises(NotImplementedError, match="issue 29"):
-        tilescope.check_model(f"{MODELS}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json", backends=True)
+# check-model --backends, as its goldens run it (tests/cli/check_model_tests.cmake): the default GPUs and
+# seq, and a list of devices with --train.
+@pytest.mark.parametrize("call,args", [
+    (dict(config=f"{MODELS}/hugging-quants__gemma-2-9b-it-AWQ-INT4__config.json", batch=[1, 8, 64]),
+     [f"{MODELS}/hugging-quants__gemma-2-9b-it-AWQ-INT4__config.json", "--batch", "1,8,64"]),
+    (dict(config=f"{MODELS}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json", train=True,
+          devices=["t4", "a10", "rtx-4090", "a100-80gb-sxm", "h100-sxm"], batch=[1, 8], seq=[512, 4096]),
+     [f"{MODELS}/TheBloke__Mistral-7B-Instruct-v0.1-AWQ__config.json", "--train", "--devices",
+      "t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm", "--batch", "1,8", "--seq", "512,4096"]),
+])
+def test_check_model_backends_equals_the_cli(call, args):
+    got = tilescope.check_model(backends=True, **call).to_dict()
+    cli = run_cli("check-model", *args, "--backends", "--json")
+    assert cli.rc in (0, 1)
+    assert got == cli.json
+
+
+def test_check_model_backends_of_a_dict_equals_the_file():
+    path = f"{MODELS}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json"
+    with open(path) as f:
+        config = json.load(f)
+    want = tilescope.check_model(path, backends=True, device="h200").to_dict()
+    assert tilescope.check_model(config, backends=True, device="h200").to_dict() == want
+
+
+def test_check_model_backends_refuses_an_unknown_device_as_the_cli():
+    path = f"{MODELS}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json"
+    with pytest.raises(ValueError) as raised:
+        tilescope.check_model(path, backends=True, devices=["h200", "rtx-9090"])
+    assert str(raised.value) == run_cli("check-model", path, "--backends", "--devices", "h200,rtx-9090", "--json").error
 
 
 # preflight on the seeds (KERNELS.md): the GEMV-packed checkpoint at batch 8 and llm-awq's legacy grid at
