@@ -295,7 +295,26 @@ void FindingBuilder::resolveDevice(std::string_view matchedLine) {
     // The nearest product name at or before the error, else the first after it.
     const DeviceMention* product = nullptr;
     const DeviceMention* archMention = nullptr;
+    // A GPU the error names as a requirement ("... requires A100/A800 or H100/H800") is one that
+    // passes, never the one that failed: such a mention on the error line is not the log's device.
+    const std::string lowerMatched = lowercaseAscii(matchedLine);
+    auto requiredByTheError = [&](const DeviceMention& m) {
+        if (m.line != m_line || m.text.empty()) return false;
+        // Several GPUs on one line are one mention, their names joined with ", ": the first one found places it.
+        std::size_t at = std::string::npos;
+        std::string_view names = m.text;
+        while (!names.empty()) {
+            const auto comma = names.find(", ");
+            at = std::min(at, lowerMatched.find(lowercaseAscii(names.substr(0, comma))));
+            names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 2);
+        }
+        if (at == std::string::npos) return false;
+        for (const std::string_view word : {"requires ", "require ", "needs "})
+            if (const auto w = lowerMatched.find(word); w != std::string::npos && w < at) return true;
+        return false;
+    };
     for (const auto& m : m_scope.mentions) {
+        if (requiredByTheError(m)) continue;
         if (m.line <= m_line) {
             if (!m.ids.empty()) product = &m;
             if (m.cc) archMention = &m;

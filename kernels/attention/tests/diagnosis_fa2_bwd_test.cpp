@@ -17,10 +17,11 @@ TEST(DiagnosisFa2Bwd, FlashAttention775_L40sGemmaMapsToFa2BwdRule) {
     EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
     EXPECT_EQ(f.line, 11);
     EXPECT_EQ(test::findingValue(f, "fa2_version"), 243);
-    // The L40S named on the first line is not read as a device (core's device evidence), and the
-    // A100 / H100 the message names as passing GPUs must not be taken for the failing one.
-    EXPECT_EQ(f.deviceId, "");
+    // The L40S of the first line ("8x L40S") is the device; the A100 / H100 the message names as
+    // GPUs it requires must not be taken for the failing one.
+    EXPECT_EQ(f.deviceId, "l40s");
     EXPECT_EQ(f.command.find(" -d a100"), std::string::npos);
+    EXPECT_NE(f.command.find(" -d l40s"), std::string::npos);
 }
 
 }  // namespace
