@@ -375,6 +375,8 @@ private slots:
         MainWindow window(false);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // As narrow as the window lets itself be made: the page then has the least width it gets.
+        window.resize(window.minimumSizeHint().width(), kScreenHeight);
         QVERIFY(window.showPage(QStringLiteral("performance")));
         QVERIFY(window.performancePage()->isEmptyState());
         for (const QString& kernel : {QStringLiteral("attention"), QStringLiteral("awq_gemm"), QStringLiteral("gemm_bucket")}) {
@@ -386,6 +388,14 @@ private slots:
             QTest::qWait(50);
             QVERIFY2(window.minimumSizeHint().width() <= kScreenWidth, qPrintable(QString::number(window.minimumSizeHint().width())));
             QVERIFY2(window.width() <= kScreenWidth, qPrintable(QString::number(window.width())));
+            // Nothing on the page needs more width than it has (else Qt widens the window or clips the
+            // text): the command's axis values, one unbreakable word, made the label need 661 px.
+            const QLabel* hint = window.performancePage()->emptyLabel();
+            QVERIFY2(
+                hint->minimumSizeHint().width() <= hint->width(),
+                qPrintable(QStringLiteral("%1 needs %2 px, has %3").arg(kernel).arg(hint->minimumSizeHint().width()).arg(hint->width())));
+            QLineEdit* line = window.performancePage()->sweepCommandBox();
+            QVERIFY2(line->minimumSizeHint().width() <= line->width(), qPrintable(QString::number(line->width())));
         }
     }
 
