@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFontMetrics>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -26,6 +27,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include "core/series/boundary_colours.h"
 #include "core/series/launch_usage.h"
 #include "ui/window/app_theme.h"
 #include "ui/pages/boundary_page.h"
@@ -42,6 +44,7 @@
 #include "ui/pages/performance_page.h"
 #include "ui/window/explorer_state.h"
 #include "ui/window/main_window.h"
+#include "ui/window/qt_text.h"
 #include "ui/widgets/shape_panel_widget.h"
 #include "ui/widgets/verdict_banner_widget.h"
 
@@ -367,6 +370,31 @@ private slots:
                                                            .arg(chart.y())
                                                            .arg(chart.width())
                                                            .arg(chart.height())));
+    }
+
+    // Smaller: an exported Boundaries PNG had the map's colours and no key to read them by (the key is
+    // a label under the plot, outside what the plot saved).
+    void exportedMapCarriesItsColourKey() {
+        MainWindow window(false);
+        QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showPage(QStringLiteral("boundaries")));
+        BoundaryPage* page = window.boundaryPage();
+        QVERIFY(QTest::qWaitFor([&] { return !page->isBusy() && page->result(); }, 30000));
+        QCoreApplication::processEvents();
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("map.png"));
+        QVERIFY(page->plot()->exportTo(file));
+        const QImage image(file);
+        const int plotHeight = 2 * page->plot()->height();  // the plot is saved at twice its size
+        QVERIFY2(image.height() > plotHeight, qPrintable(QStringLiteral("%1 <= %2").arg(image.height()).arg(plotHeight)));
+        // Under the plot, the key's swatches: the unsupported_shape colour that fills most of the map.
+        const QColor unsupported = toQColor(verdictColour(Verdict::UnsupportedShape));
+        bool swatch = false;
+        for (int y = plotHeight; y < image.height() && !swatch; ++y)
+            for (int x = 0; x < image.width() && !swatch; ++x) swatch = image.pixelColor(x, y) == unsupported;
+        QVERIFY(swatch);
     }
 
     // Smaller: the Perf page's empty hint (a sweep command whose axis values are one unbreakable word)

@@ -156,6 +156,7 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_legend->setObjectName(QStringLiteral("boundaryLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
+    m_plot->setExportKey(m_legend);  // an exported PNG keeps its colour key
 
     m_xParameter->setObjectName(QStringLiteral("xParameter"));
     m_yParameter->setObjectName(QStringLiteral("yParameter"));
