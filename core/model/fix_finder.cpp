@@ -12,6 +12,9 @@ namespace tilescope {
 namespace {
 
 constexpr std::int64_t kLocalScan = 1024;  // every value this close is tried one by one
+// Values looked at on each side for a parameter that holds the fix (holdersOf): 2 x 64 brief plans,
+// a few us, where 2 x kLocalScan would more than double planWithFix (docs/PERFORMANCE.md: 101 us).
+constexpr std::int64_t kHolderScan = 64;
 
 class AxisProbe {
 public:
@@ -171,7 +174,7 @@ std::vector<int> partnersOf(const KernelChoice& kernel, const Shape& shape, int 
 // The parameters the fix leaves alone that hold the passing value where it is. Either values of
 // `moved` nearer the original than `value` fail on one of them (head_dim 100 with head_dim_v 128: 96
 // and 104 are multiples of 8 but fail the head_dim_v rule, so the nearest passing head_dim is 128,
-// head_dim_v's value; the kLocalScan nearest values on each side are looked at), or one of them is a
+// head_dim_v's value; the kHolderScan nearest values on each side are looked at), or one of them is a
 // parameter on the same axis (linear, same alignment, not a flag) with which, moved along, a nearer
 // value passes (sm120 head_dim 512 with head_dim_v 512: the shared memory of both allows head_dim
 // 128 alone, 256 together).
@@ -180,7 +183,7 @@ std::vector<int> holdersOf(const KernelChoice& kernel, const Shape& shape, const
     const AxisProbe probe(kernel, shape, device, moved);
     const std::int64_t origin = shape[moved.front()];
     const std::int64_t distanceToValue = value > origin ? value - origin : origin - value;
-    const std::int64_t reach = std::min(kLocalScan, distanceToValue);
+    const std::int64_t reach = std::min(kHolderScan, distanceToValue);
     std::vector<int> holders;
     auto isMoved = [&](int p) { return std::find(moved.begin(), moved.end(), p) != moved.end(); };
     auto add = [&](int p) {
