@@ -143,6 +143,8 @@ TEST(ExplorerAxis, DoublingAxisSaysWhereItHoldsEveryValue) {
     }
     EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 65536, 128)), 18);
     EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 65536, 999)), 151);
+    // A range that holds fewer values than cells is every value, with no log2 part (awq_gemv's M 1 .. 8).
+    EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 8, 128)), 8);
     // One cell per octave (1, 2, 4 ...) and linear axes have no such start.
     EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 65536, 17)), 0);
     EXPECT_EQ(everyValueUpTo(linearParameter(), makeExplorerAxis(linearParameter(), 4, 1, 1024, 128)), 0);

@@ -346,6 +346,11 @@ private slots:
             QVERIFY2(std::abs((positions[i + 1] - positions[i]) - (positions[3] - positions[2])) < 10.0,
                      qPrintable(QStringLiteral("%1 at %2").arg(values[i + 1]).arg(positions[i + 1])));
         }
+        // 1 .. 8 holds 8 values: every one, evenly spaced, no log2 part at all.
+        page.xToBox()->setValue(8);
+        QVERIFY(QTest::qWaitFor([&] { return !page.isBusy() && page.result() && page.result()->map.width() == 8; }, 30000));
+        QVERIFY2(page.plot()->xAxis->label().endsWith(QStringLiteral("(every value, one cell each)")),
+                 qPrintable(page.plot()->xAxis->label()));
     }
 
     // Smaller: the Tiles legend sat in the chart's top left, over the first steps and the "current M" label.

@@ -74,7 +74,9 @@ void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& param
         ticker->addTick(tick.position, groupedNumber(static_cast<double>(tick.value)));
     axis->setTicker(ticker);
     QString scale;
-    if (everyValueEnd > 0)
+    if (everyValueEnd > 0 && everyValueEnd == sweep.values.back())  // M 1 .. 8 on awq_gemv: no log2 part
+        scale = QCoreApplication::translate("BoundaryPage", " (every value, one cell each)");
+    else if (everyValueEnd > 0)
         scale = QCoreApplication::translate("BoundaryPage", " (every value to %1, log2 scale above)")
                     .arg(groupedNumber(static_cast<double>(everyValueEnd)));
     else if (sweep.scale == AxisScale::Log2) scale = QCoreApplication::translate("BoundaryPage", " (log2 scale)");
