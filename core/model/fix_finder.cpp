@@ -12,6 +12,9 @@ namespace tilescope {
 namespace {
 
 constexpr std::int64_t kLocalScan = 1024;  // every value this close is tried one by one
+// Values looked at on each side for a parameter that holds the fix (holdersOf): 2 x 64 brief plans,
+// a few us, where 2 x kLocalScan would more than double planWithFix (docs/PERFORMANCE.md: 101 us).
+constexpr std::int64_t kHolderScan = 64;
 
 class AxisProbe {
 public:
@@ -168,6 +171,60 @@ std::vector<int> partnersOf(const KernelChoice& kernel, const Shape& shape, int 
     return partners;
 }
 
+// The parameters the fix leaves alone that hold the passing value where it is. Either values of
+// `moved` nearer the original than `value` fail on one of them (head_dim 100 with head_dim_v 128: 96
+// and 104 are multiples of 8 but fail the head_dim_v rule, so the nearest passing head_dim is 128,
+// head_dim_v's value; the kHolderScan nearest values on each side are looked at), or one of them is a
+// parameter on the same axis (linear, same alignment, not a flag) with which, moved along, a nearer
+// value passes (sm120 head_dim 512 with head_dim_v 512: the shared memory of both allows head_dim
+// 128 alone, 256 together).
+std::vector<int> holdersOf(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, const std::vector<int>& moved,
+                           std::int64_t value) {
+    const AxisProbe probe(kernel, shape, device, moved);
+    const std::int64_t origin = shape[moved.front()];
+    const std::int64_t distanceToValue = value > origin ? value - origin : origin - value;
+    const std::int64_t reach = std::min(kHolderScan, distanceToValue);
+    std::vector<int> holders;
+    auto isMoved = [&](int p) { return std::find(moved.begin(), moved.end(), p) != moved.end(); };
+    auto add = [&](int p) {
+        if (std::find(holders.begin(), holders.end(), p) == holders.end()) holders.push_back(p);
+    };
+    for (std::int64_t distance = 1; distance < reach; ++distance) {
+        for (const std::int64_t candidate : {origin - distance, origin + distance}) {
+            if (candidate < probe.minimum() || candidate > probe.maximum()) continue;
+            const int failing = probe.plan(candidate).failingParameter;
+            if (failing >= 0 && failing < shape.size() && !isMoved(failing)) add(failing);
+        }
+    }
+    const auto& parameters = kernel.family->parameters();
+    const ParameterSpec& spec = parameters[static_cast<std::size_t>(moved.front())];
+    if (spec.scale != AxisScale::Linear || spec.isFlag) return holders;
+    for (int other = 0; other < shape.size(); ++other) {
+        const ParameterSpec& o = parameters[static_cast<std::size_t>(other)];
+        if (isMoved(other) || o.isFlag || o.scale != AxisScale::Linear || o.alignment != spec.alignment) continue;
+        std::vector<int> together = moved;
+        together.push_back(other);
+        const std::optional<std::int64_t> joint = nearestPassingTogether(kernel, shape, device, together);
+        if (joint && (*joint > origin ? *joint - origin : origin - *joint) < distanceToValue) add(other);
+    }
+    return holders;
+}
+
+// "nearest passing head_dim: 128, given head_dim_v = 128 (nearer head_dim values fail with that
+// head_dim_v)": without the second parameter the value reads as arbitrary.
+std::string givenHolders(const std::vector<int>& holders, const Shape& shape, const ParameterList& parameters,
+                         const std::string& movedNames) {
+    if (holders.empty()) return {};
+    std::string values, names;
+    for (std::size_t i = 0; i < holders.size(); ++i) {
+        const std::string& name = parameters[static_cast<std::size_t>(holders[i])].name;
+        const std::string separator = i == 0 ? "" : (i + 1 == holders.size() ? " and " : ", ");
+        values += separator + name + " = " + std::to_string(shape[holders[i]]);
+        names += separator + name;
+    }
+    return ", given " + values + " (nearer " + movedNames + " values fail with that " + names + ")";
+}
+
 }  // namespace
 
 std::optional<std::int64_t> nearestPassingValue(const KernelChoice& kernel, const Shape& shape, const DeviceSpec& device, int parameter) {
@@ -200,7 +257,9 @@ void attachFix(LaunchPlan& plan, const KernelChoice& kernel, const DeviceSpec& d
                 names += (i == 0 ? "" : (i + 1 == moved.size() ? " and " : ", ")) + parameters[static_cast<std::size_t>(moved[i])].name;
             }
             plan.fixShape = fixed;
-            parts.push_back("nearest passing " + names + ": " + std::to_string(*value) + " (" + formatShape(fixed, parameters) + ")");
+            const std::string given = givenHolders(holdersOf(kernel, plan.shape, device, moved, *value), plan.shape, parameters, names);
+            parts.push_back("nearest passing " + names + ": " + std::to_string(*value) + given + " (" + formatShape(fixed, parameters) +
+                            ")");
         }
     }
     if (!plan.alternative.empty()) parts.push_back(plan.alternative);

@@ -161,7 +161,16 @@ std::vector<std::int64_t> multiplesOf(std::int64_t low, std::int64_t high, std::
 
 }  // namespace
 
-std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks) {
+std::int64_t everyValueUpTo(const ParameterSpec& parameter, const SweepAxis& axis) {
+    const auto& v = axis.values;
+    if (axis.scale != AxisScale::Log2 || v.size() < 3) return 0;
+    const std::int64_t step = parameter.alignment > 1 && v.front() % parameter.alignment == 0 ? parameter.alignment : 1;
+    std::size_t end = 0;
+    while (end + 1 < v.size() && v[end + 1] - v[end] == step) ++end;
+    return end >= 2 ? v[end] : 0;
+}
+
+std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks, std::int64_t everyValueEnd) {
     std::vector<AxisTick> ticks;
     const auto& v = axis.values;
     if (v.empty() || maxTicks < 1) return ticks;
@@ -176,16 +185,30 @@ std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks) {
         return round;
     };
     std::vector<std::int64_t> values;
-    if (axis.scale == AxisScale::Log2 && low >= 1 && powersOfTwo(low, high, 1).size() >= 2) {
+    // The doubling part of the axis: above its every-value start, where cells are evenly log2.
+    const std::int64_t logLow = std::max(low, everyValueEnd);
+    auto evenlyApart = [&](const std::vector<std::int64_t>& powers) {
+        for (std::size_t i = 1; i < powers.size(); ++i)
+            if (axisPosition(axis, powers[i]) - axisPosition(axis, powers[i - 1]) < spacing - 1e-9) return false;
+        return true;
+    };
+    if (axis.scale == AxisScale::Log2 && logLow >= 1 && powersOfTwo(logLow, high, 1).size() >= 2) {
         for (int every = 1; every < 62; ++every) {
-            values = withFirst(powersOfTwo(low, high, every));
-            if (static_cast<int>(values.size()) <= maxTicks) break;
+            const std::vector<std::int64_t> powers = powersOfTwo(logLow, high, every);
+            values = withFirst(powers);
+            if (static_cast<int>(values.size()) <= maxTicks && (everyValueEnd <= low || evenlyApart(powers))) break;
         }
     } else {
         for (std::int64_t step = 1;; step *= 2) {
             values = withFirst(multiplesOf(low, high, step));
             if (static_cast<int>(values.size()) <= maxTicks || step > high - low) break;
         }
+    }
+    // Where the every-value start ends (the axis label names the value), when it has room on both sides.
+    if (everyValueEnd > low && values.size() >= 2 && values.front() < everyValueEnd && values[1] > everyValueEnd) {
+        const double at = axisPosition(axis, everyValueEnd);
+        if (at - axisPosition(axis, values.front()) >= spacing && axisPosition(axis, values[1]) - at >= spacing)
+            values.insert(values.begin() + 1, everyValueEnd);
     }
     for (const std::int64_t value : values) {
         const double position = axisPosition(axis, value);

@@ -30,6 +30,13 @@ int nearestAxisIndex(const SweepAxis& axis, std::int64_t value);
 // interpolated in log2 on Log2 axes); values beyond the ends extrapolate by half a cell.
 double axisPosition(const SweepAxis& axis, std::int64_t value);
 
+// The last value of the every-value start of a doubling axis, 0 when it has none. Where an axis
+// asks for more cells per octave than the low octaves hold values (1 .. 65,536 in 128 cells wants 8
+// per octave; 1 .. 2 holds 2 values), it takes every value there is, one cell each, and is evenly
+// log2 only above: 1, 2, 3 ... 18 on that axis, 1 .. 151 with 999 cells. At least three values in a
+// row at the parameter's alignment (1, 2, 4 is log2 already).
+std::int64_t everyValueUpTo(const ParameterSpec& parameter, const SweepAxis& axis);
+
 // A label on a map axis: a round value at its place in index coordinates (axisPosition).
 struct AxisTick {
     double position = 0.0;
@@ -40,7 +47,11 @@ struct AxisTick {
 // power when there are too many: 1, 4, 16 ...), multiples of a power of two on linear ones (128, 256
 // ... on head_dim); the axis's first value too when it is not round and has room. Labels keep at
 // least width / (2 maxTicks) cells apart (the small powers crowd the first cells of a Log2 axis).
-std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks);
+// On a Log2 axis with an every-value start (everyValueUpTo), the powers are taken above it only, so
+// that consecutive labels keep one ratio and one distance, and the start's last value is labelled
+// when it has room (issue #31 item 12: 1 .. 65,536 in 999 cells was labelled 1, 64, 256, 1,024 ...:
+// 64 in the 63rd cell, then x4 every 194 cells).
+std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks, std::int64_t everyValueEnd = 0);
 
 // The range an interactive axis starts with: the whole range of a linear parameter (its first and
 // last multiple of the alignment), and 1 .. min(maximum, kExplorerLog2Ceiling) for a doubling one.

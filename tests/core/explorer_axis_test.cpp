@@ -116,6 +116,40 @@ TEST(ExplorerAxis, DoublingTicksThinToEverySecondPower) {
     EXPECT_EQ(ticks.back().value, 1 << 24);
 }
 
+// Issue #31 item 12: 1 .. 65,536 in 999 cells was labelled "log2 scale", but 999 cells want 62 per
+// octave and the low octaves hold fewer values: the axis takes every value there (1 .. 151, one cell
+// each) and is log2 only above; its labels went 1, 64, 256, 1,024 ...: 64 in the 63rd cell, then x4
+// every 194 cells.
+TEST(ExplorerAxis, DoublingAxisSaysWhereItHoldsEveryValue) {
+    const ParameterSpec m = log2Parameter();
+    for (const int cells : {128, 999}) {
+        const SweepAxis axis = makeExplorerAxis(m, 0, 1, 65536, cells);
+        const std::int64_t end = everyValueUpTo(m, axis);
+        ASSERT_GT(end, 2) << cells;
+        for (std::int64_t v = 1; v <= end; ++v) EXPECT_EQ(axis.values[static_cast<std::size_t>(v - 1)], v);
+        EXPECT_NE(axis.values[static_cast<std::size_t>(end)], end + 1);
+        // The axis's first value, the start's end, then powers of two at one ratio and about one distance.
+        const auto ticks = axisTicks(axis, 9, end);
+        ASSERT_GE(ticks.size(), 5u) << cells;
+        EXPECT_EQ(ticks[0].value, 1);
+        EXPECT_EQ(ticks[1].value, end);
+        EXPECT_DOUBLE_EQ(ticks[1].position, static_cast<double>(end - 1));
+        for (std::size_t i = 2; i + 1 < ticks.size(); ++i) {
+            EXPECT_GT(ticks[i].value, end);
+            EXPECT_EQ(ticks[i].value & (ticks[i].value - 1), 0) << ticks[i].value;
+            EXPECT_EQ(ticks[i + 1].value / ticks[i].value, ticks[3].value / ticks[2].value) << cells;
+            EXPECT_NEAR(ticks[i + 1].position - ticks[i].position, ticks[3].position - ticks[2].position, 0.01 * cells) << cells;
+        }
+    }
+    EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 65536, 128)), 18);
+    EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 65536, 999)), 151);
+    // A range that holds fewer values than cells is every value, with no log2 part (awq_gemv's M 1 .. 8).
+    EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 8, 128)), 8);
+    // One cell per octave (1, 2, 4 ...) and linear axes have no such start.
+    EXPECT_EQ(everyValueUpTo(m, makeExplorerAxis(m, 0, 1, 65536, 17)), 0);
+    EXPECT_EQ(everyValueUpTo(linearParameter(), makeExplorerAxis(linearParameter(), 4, 1, 1024, 128)), 0);
+}
+
 TEST(ExplorerAxis, DefaultRangeCapsDoublingParameters) {
     EXPECT_EQ(defaultExplorerRange(log2Parameter()), std::make_pair(std::int64_t{1}, kExplorerLog2Ceiling));
     EXPECT_EQ(defaultExplorerRange(linearParameter()), std::make_pair(std::int64_t{1}, std::int64_t{1024}));

@@ -108,5 +108,28 @@ TEST(AttachFix, ParametersThatMustStayEqualMoveTogether) {
     EXPECT_NE(alone.fix.find("nearest passing group_size: 128"), std::string::npos) << alone.fix;
 }
 
+// Issue #31 item 11: head_dim=100 with head_dim_v left at 128 suggested "nearest passing head_dim:
+// 128" with no reason; 96 and 104 pass the "% 8" rule but fail FA2's head_dim_v == head_dim, so the
+// fix names head_dim_v as the parameter that holds the answer at 128.
+TEST(AttachFix, NamesTheParameterThatHoldsTheNearestValue) {
+    const LaunchPlan p = plan("attention", "fa2", "head_dim=100", "h100-sxm");
+    ASSERT_FALSE(p.ok());
+    EXPECT_NE(p.fix.find("nearest passing head_dim: 128, given head_dim_v = 128 (nearer head_dim values fail with that head_dim_v) ("),
+              std::string::npos)
+        << p.fix;
+    // The rule may name only the moved parameter while the other one sets its bound: sm120's shared
+    // memory for (head_dim, head_dim_v) = (512, 512) (tests/cli/diagnose_golden/diagnose_fa4_sm120.txt).
+    const LaunchPlan sm120 = plan("attention", "sm120_tile_search", "head_dim=512,head_dim_v=512", "rtx-5090");
+    ASSERT_FALSE(sm120.ok());
+    EXPECT_NE(sm120.fix.find("nearest passing head_dim: 128, given head_dim_v = 512 (nearer head_dim values fail with that head_dim_v) ("),
+              std::string::npos)
+        << sm120.fix;
+    // When nearer values fail on the moved parameter itself, no other parameter is named.
+    const LaunchPlan alone = plan("awq_gemm", "gemm", "M=16,N=4096,K=4096,group_size=138", "h100-sxm");
+    EXPECT_EQ(alone.fix.find("given"), std::string::npos) << alone.fix;
+    const LaunchPlan together = plan("attention", "fa2", "head_dim=100,head_dim_v=100", "h100-sxm");
+    EXPECT_EQ(together.fix.find("given"), std::string::npos) << together.fix;
+}
+
 }  // namespace
 }  // namespace tilescope

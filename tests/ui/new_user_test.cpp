@@ -1,5 +1,7 @@
 // Issue 31: what a new user met in a real window (round 2), one test per item, offscreen on a
 // 1,024 x 700 screen (the smallest the pages are laid out for; main() below configures it).
+#include <cmath>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -8,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFontMetrics>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -24,6 +27,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include "core/series/boundary_colours.h"
 #include "core/series/launch_usage.h"
 #include "ui/window/app_theme.h"
 #include "ui/pages/boundary_page.h"
@@ -36,8 +40,11 @@
 #include "ui/models/run_model.h"
 #include "ui/pages/runs_page.h"
 #include "ui/pages/shared_memory_page.h"
+#include "ui/pages/tiles_page.h"
+#include "ui/pages/performance_page.h"
 #include "ui/window/explorer_state.h"
 #include "ui/window/main_window.h"
+#include "ui/window/qt_text.h"
 #include "ui/widgets/shape_panel_widget.h"
 #include "ui/widgets/verdict_banner_widget.h"
 
@@ -295,6 +302,134 @@ private slots:
         for (const LaunchUsage& u : window.launchPage()->model()->usage())
             memoryRowFails = memoryRowFails || (u.fails() && u.limitName == "memory_bytes");
         QVERIFY(memoryRowFails);
+    }
+
+    // Item 11: head_dim=100 suggested "nearest passing head_dim: 128" without saying that 128 is
+    // head_dim_v's value (96 and 104 are multiples of 8 but FA2 needs head_dim_v == head_dim).
+    void fixSaysWhichParameterHoldsTheSuggestedValue() {
+        MainWindow window(false);
+        QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+        QVERIFY(window.state()->setShapeText(QStringLiteral("head_dim=100")));
+        QVERIFY(!window.state()->plan().ok());
+        const QString banner = window.banner()->text();
+        QVERIFY2(banner.contains(QStringLiteral("nearest passing head_dim: 128, given head_dim_v = 128")), qPrintable(banner));
+    }
+
+    // Item 12: a 1 .. 65,536 axis in 999 cells was labelled "log2 scale" while its first 151 cells
+    // hold 1, 2, 3 ... 151 one each; its labels went 1, 64 (63rd cell), then x4 every 194 cells.
+    void logAxisSaysWhereItIsLog2AndItsTicksDouble() {
+        ExplorerState state;
+        QVERIFY(state.setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+        BoundaryPage page(&state);
+        QVERIFY(QTest::qWaitFor([&] { return !page.isBusy() && page.result(); }, 30000));
+        page.xParameterBox()->setCurrentIndex(parameterIndex(state.parameters(), "seqlen_q"));
+        page.xFromBox()->setValue(1);
+        page.xToBox()->setValue(65536);
+        page.cellsBox()->setValue(999);
+        QCOMPARE(page.xAxis().values.size(), std::size_t{999});
+        QVERIFY(QTest::qWaitFor([&] { return !page.isBusy() && page.result() && page.result()->map.width() == 999; }, 60000));
+        const QString label = page.plot()->xAxis->label();
+        QVERIFY2(label.contains(QStringLiteral("every value to 151, log2 scale above")), qPrintable(label));
+        auto ticker = page.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QLocale english(QLocale::English, QLocale::UnitedStates);
+        QList<double> positions, values;
+        for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+            positions << it.key();
+            values << english.toDouble(it.value());
+        }
+        QVERIFY2(values.size() >= 5, qPrintable(QString::number(values.size())));
+        // 1, 151 (where the log2 part starts), then one ratio and about one distance.
+        QCOMPARE(values.mid(0, 2), (QList<double>{1, 151}));
+        for (int i = 2; i + 1 < values.size(); ++i) {
+            QCOMPARE(values[i + 1] / values[i], values[3] / values[2]);
+            QVERIFY2(std::abs((positions[i + 1] - positions[i]) - (positions[3] - positions[2])) < 10.0,
+                     qPrintable(QStringLiteral("%1 at %2").arg(values[i + 1]).arg(positions[i + 1])));
+        }
+        // 1 .. 8 holds 8 values: every one, evenly spaced, no log2 part at all.
+        page.xToBox()->setValue(8);
+        QVERIFY(QTest::qWaitFor([&] { return !page.isBusy() && page.result() && page.result()->map.width() == 8; }, 30000));
+        QVERIFY2(page.plot()->xAxis->label().endsWith(QStringLiteral("(every value, one cell each)")),
+                 qPrintable(page.plot()->xAxis->label()));
+    }
+
+    // Smaller: the Tiles legend sat in the chart's top left, over the first steps and the "current M" label.
+    void tilesLegendCoversNoData() {
+        MainWindow window(false);
+        QVERIFY(window.state()->setKernel(QStringLiteral("gemm_bucket"), QStringLiteral("oproj")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showPage(QStringLiteral("tiles")));
+        PlotWidget* plot = window.tilesPage()->plot();
+        QVERIFY(QTest::qWaitFor([&] { return plot->graphCount() > 0; }, 10000));
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(plot->legend->visible());
+        const QRect legend = plot->legend->outerRect();
+        const QRect chart = plot->axisRect()->rect();
+        QVERIFY2(!legend.intersects(chart), qPrintable(QStringLiteral("legend %1,%2 %3x%4 in chart %5,%6 %7x%8")
+                                                           .arg(legend.x())
+                                                           .arg(legend.y())
+                                                           .arg(legend.width())
+                                                           .arg(legend.height())
+                                                           .arg(chart.x())
+                                                           .arg(chart.y())
+                                                           .arg(chart.width())
+                                                           .arg(chart.height())));
+    }
+
+    // Smaller: an exported Boundaries PNG had the map's colours and no key to read them by (the key is
+    // a label under the plot, outside what the plot saved).
+    void exportedMapCarriesItsColourKey() {
+        MainWindow window(false);
+        QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.showPage(QStringLiteral("boundaries")));
+        BoundaryPage* page = window.boundaryPage();
+        QVERIFY(QTest::qWaitFor([&] { return !page->isBusy() && page->result(); }, 30000));
+        QCoreApplication::processEvents();
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("map.png"));
+        QVERIFY(page->plot()->exportTo(file));
+        const QImage image(file);
+        const int plotHeight = 2 * page->plot()->height();  // the plot is saved at twice its size
+        QVERIFY2(image.height() > plotHeight, qPrintable(QStringLiteral("%1 <= %2").arg(image.height()).arg(plotHeight)));
+        // Under the plot, the key's swatches: the unsupported_shape colour that fills most of the map.
+        const QColor unsupported = toQColor(verdictColour(Verdict::UnsupportedShape));
+        bool swatch = false;
+        for (int y = plotHeight; y < image.height() && !swatch; ++y)
+            for (int x = 0; x < image.width() && !swatch; ++x) swatch = image.pixelColor(x, y) == unsupported;
+        QVERIFY(swatch);
+    }
+
+    // Smaller: the Perf page's empty hint (a sweep command whose axis values are one unbreakable word)
+    // widened the window to 1,028 px and wrapped inside "--x".
+    void performanceHintFitsTheScreen() {
+        MainWindow window(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // As narrow as the window lets itself be made: the page then has the least width it gets.
+        window.resize(window.minimumSizeHint().width(), kScreenHeight);
+        QVERIFY(window.showPage(QStringLiteral("performance")));
+        QVERIFY(window.performancePage()->isEmptyState());
+        for (const QString& kernel : {QStringLiteral("attention"), QStringLiteral("awq_gemm"), QStringLiteral("gemm_bucket")}) {
+            QVERIFY(window.state()->setKernel(kernel));
+            const QString command = window.performancePage()->sweepCommandBox()->text();
+            QVERIFY2(command.contains(QStringLiteral(" --x ")), qPrintable(command));
+            QVERIFY2(!window.performancePage()->emptyLabel()->text().contains(QStringLiteral("--x")),
+                     qPrintable(window.performancePage()->emptyLabel()->text()));
+            QTest::qWait(50);
+            QVERIFY2(window.minimumSizeHint().width() <= kScreenWidth, qPrintable(QString::number(window.minimumSizeHint().width())));
+            QVERIFY2(window.width() <= kScreenWidth, qPrintable(QString::number(window.width())));
+            // Nothing on the page needs more width than it has (else Qt widens the window or clips the
+            // text): the command's axis values, one unbreakable word, made the label need 661 px.
+            const QLabel* hint = window.performancePage()->emptyLabel();
+            QVERIFY2(
+                hint->minimumSizeHint().width() <= hint->width(),
+                qPrintable(QStringLiteral("%1 needs %2 px, has %3").arg(kernel).arg(hint->minimumSizeHint().width()).arg(hint->width())));
+            QLineEdit* line = window.performancePage()->sweepCommandBox();
+            QVERIFY2(line->minimumSizeHint().width() <= line->width(), qPrintable(QString::number(line->width())));
+        }
     }
 
     // Item 13: "Only flagged rows" stayed ticked across traces, so the MI250 sample (no flagged row) opened empty.

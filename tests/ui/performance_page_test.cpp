@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -75,7 +76,8 @@ void PerformancePageTest::emptyStateSaysWhatToDo() {
     PerformancePage* page = window.performancePage();
     QCOMPARE(window.pages()->currentWidget(), page);
     QVERIFY(page->isEmptyState());
-    QVERIFY2(page->emptyLabel()->text().contains(QStringLiteral("tilescope-cli sweep --run")), qPrintable(page->emptyLabel()->text()));
+    QVERIFY2(page->sweepCommandBox()->text().startsWith(QStringLiteral("tilescope-cli sweep --run")),
+             qPrintable(page->sweepCommandBox()->text()));
     QVERIFY(page->emptyLabel()->text().contains(QStringLiteral("open a trace holding one")));
     // A trace of predicted runs only still has nothing measured to draw.
     QVERIFY(openAndWait(window, QStringLiteral(TILESCOPE_SOURCE_DIR "/tests/data/trace_golden.tilescope.json")));
@@ -89,7 +91,7 @@ void PerformancePageTest::emptyStateCommandFollowsTheShapePanel() {
     ExplorerState* state = window.state();
     QVERIFY(state->setKernel(QStringLiteral("gemm_bucket"), QStringLiteral("oproj")));
     QVERIFY(state->setShapeText(QStringLiteral("M=64")));
-    const QString text = page->emptyLabel()->text();
+    const QString text = page->sweepCommandBox()->text();
     const QString head = QStringLiteral("tilescope-cli sweep --run -k gemm_bucket -v oproj -d h100-sxm -s M=64,N=7168,K=8192 --x M=");
     QVERIFY2(text.contains(head), qPrintable(text));
     // The axis as printed parses as the CLI parses it, and crosses the bucket limit (M 512 -> 513+).
@@ -100,12 +102,12 @@ void PerformancePageTest::emptyStateCommandFollowsTheShapePanel() {
     QVERIFY(axis.value().values.front() <= 512 && axis.value().values.back() > 512);
     // Another device in the Shape panel is in the command too.
     QVERIFY(state->setDevice(QStringLiteral("a100-80gb-sxm")));
-    QVERIFY(page->emptyLabel()->text().contains(QStringLiteral("-d a100-80gb-sxm -s M=64,")));
+    QVERIFY(page->sweepCommandBox()->text().contains(QStringLiteral("-d a100-80gb-sxm -s M=64,")));
     // A family with no device code has nothing to run: the generic form, not a command that fails.
     for (const auto& family : builtinKernels().families()) {
         if (family->hasDeviceCode()) continue;
         QVERIFY(state->setKernel(QString::fromUtf8(family->name().data(), static_cast<qsizetype>(family->name().size()))));
-        QVERIFY2(page->emptyLabel()->text().contains(QStringLiteral("-k FAMILY")), qPrintable(page->emptyLabel()->text()));
+        QVERIFY2(page->sweepCommandBox()->text().contains(QStringLiteral("-k FAMILY")), qPrintable(page->sweepCommandBox()->text()));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "ui/pages/boundary_page.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QSpacerItem>
@@ -63,10 +64,23 @@ bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
            a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) && masked(a) == masked(b);
 }
 
-void applyTicks(QCPAxis* axis, const SweepAxis& sweep) {
+// Ticks and the scale named in the label, both from core: a doubling axis that holds every value
+// of its low octaves (more cells than values there) is log2 only above them, and says so.
+void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& parameters) {
+    const ParameterSpec& parameter = parameters[static_cast<std::size_t>(sweep.parameter)];
+    const std::int64_t everyValueEnd = everyValueUpTo(parameter, sweep);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (const AxisTick& tick : axisTicks(sweep, kMaxTicks)) ticker->addTick(tick.position, groupedNumber(static_cast<double>(tick.value)));
+    for (const AxisTick& tick : axisTicks(sweep, kMaxTicks, everyValueEnd))
+        ticker->addTick(tick.position, groupedNumber(static_cast<double>(tick.value)));
     axis->setTicker(ticker);
+    QString scale;
+    if (everyValueEnd > 0 && everyValueEnd == sweep.values.back())  // M 1 .. 8 on awq_gemv: no log2 part
+        scale = QCoreApplication::translate("BoundaryPage", " (every value, one cell each)");
+    else if (everyValueEnd > 0)
+        scale = QCoreApplication::translate("BoundaryPage", " (every value to %1, log2 scale above)")
+                    .arg(groupedNumber(static_cast<double>(everyValueEnd)));
+    else if (sweep.scale == AxisScale::Log2) scale = QCoreApplication::translate("BoundaryPage", " (log2 scale)");
+    axis->setLabel(QString::fromStdString(axisLabel(sweep, parameters)) + scale);
 }
 
 std::string rangeKey(const ExplorerState& state, int parameter) {
@@ -144,6 +158,7 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_legend->setObjectName(QStringLiteral("boundaryLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
+    m_plot->setExportKey(m_legend);  // an exported PNG keeps its colour key
 
     m_xParameter->setObjectName(QStringLiteral("xParameter"));
     m_yParameter->setObjectName(QStringLiteral("yParameter"));
@@ -455,13 +470,9 @@ void BoundaryPage::showResult() {
     const ParameterList& parameters = map.kernel().family->parameters();
     m_plot->xAxis->setRange(-0.5, w - 0.5);
     m_plot->yAxis->setRange(-0.5, h - 0.5);
-    applyTicks(m_plot->xAxis, map.xAxis());
-    m_plot->xAxis->setLabel(QString::fromStdString(axisLabel(map.xAxis(), parameters)) +
-                            (map.xAxis().scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+    applyAxis(m_plot->xAxis, map.xAxis(), parameters);
     if (map.yAxis()) {
-        applyTicks(m_plot->yAxis, *map.yAxis());
-        m_plot->yAxis->setLabel(QString::fromStdString(axisLabel(*map.yAxis(), parameters)) +
-                                (map.yAxis()->scale == AxisScale::Log2 ? tr(" (log2 scale)") : QString()));
+        applyAxis(m_plot->yAxis, *map.yAxis(), parameters);
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
         m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))));

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -67,7 +68,9 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
       m_document(document),
       m_calibrations(calibrations),
       m_stack(new QStackedWidget),
+      m_emptyPage(new QWidget),
       m_empty(new QLabel),
+      m_command(new QLineEdit),
       m_sweep(new QComboBox),
       m_metric(new QComboBox),
       m_estimate(new QComboBox),
@@ -90,6 +93,19 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     // characters since issue 29's two parameters): it must not hold the window above 1,024 px.
     m_empty->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The command in a line of its own that scrolls: in the word-wrapped label its axis values
+    // ("--x head_dim=8,16,...") were one unbreakable word that widened the window to 1,028 px, and
+    // the wrap could fall inside "--x" (issue #31).
+    m_command->setObjectName(QStringLiteral("performanceCommand"));
+    m_command->setReadOnly(true);
+    m_command->setToolTip(tr("Select all and copy: the command runs the sweep on a machine with a GPU"));
+    {
+        auto* emptyLayout = new QVBoxLayout(m_emptyPage);
+        emptyLayout->addStretch(1);
+        emptyLayout->addWidget(m_empty);
+        emptyLayout->addWidget(m_command);
+        emptyLayout->addStretch(1);
+    }
     setSweepSuggestion({});
     m_sweep->setObjectName(QStringLiteral("performanceSweep"));
     m_sweep->setToolTip(tr("The measured runs that differ along one parameter (or two), the others equal"));
@@ -151,7 +167,7 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     contentLayout->addLayout(controls);
     contentLayout->addWidget(m_roofline);
     contentLayout->addWidget(split, 1);
-    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_emptyPage);
     m_stack->addWidget(content);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -166,18 +182,21 @@ PerformancePage::PerformancePage(TraceDocument* document, CalibrationStore* cali
     rebuildSweeps();
 }
 
-bool PerformancePage::isEmptyState() const { return m_stack->currentWidget() == m_empty; }
+bool PerformancePage::isEmptyState() const { return m_stack->currentWidget() == m_emptyPage; }
 
 void PerformancePage::setSweepSuggestion(const QString& command) {
-    const QString run = command.isEmpty() ? tr("Run a sweep on a GPU:\n"
-                                               "tilescope-cli sweep --run -k FAMILY -s NAME=VALUE,... --x NAME=FROM:TO:+STEP > runs.jsonl\n"
+    const QString run = command.isEmpty() ? tr("Run a sweep on a GPU with the command below\n"
                                                "(tilescope-cli kernels lists the families and their parameters)\n")
-                                          : tr("Run a sweep of the kernel and shape in the Shape panel on a GPU:\n%1\n").arg(command);
+                                          : tr("Run a sweep of the kernel and shape in the Shape panel on a GPU with the command below\n");
     m_empty->setText(tr("No measured sweep in this trace.\n\n%1"
                         "and open runs.jsonl, or use GPU > Sweep the Boundary Map on the GPU;\n"
                         "or open a trace holding one (File > Open Trace: a *.tilescope.json with measured runs,\n"
                         "or a GPU worker's *.jsonl / *.jsonl.gz).")
                          .arg(run));
+    m_command->setText(command.isEmpty()
+                           ? QStringLiteral("tilescope-cli sweep --run -k FAMILY -s NAME=VALUE,... --x NAME=FROM:TO:+STEP > runs.jsonl")
+                           : command);
+    m_command->setCursorPosition(0);
 }
 
 void PerformancePage::followShapePanel(const ExplorerState* state) {
@@ -223,7 +242,7 @@ void PerformancePage::rebuildSweeps() {
         const int keep = previous.isEmpty() ? -1 : m_sweep->findText(previous.section(QStringLiteral(": "), 0, 0), Qt::MatchStartsWith);
         m_sweep->setCurrentIndex(keep >= 0 ? keep : 0);
     }
-    m_stack->setCurrentWidget(m_sweeps.empty() ? static_cast<QWidget*>(m_empty) : m_stack->widget(1));
+    m_stack->setCurrentWidget(m_sweeps.empty() ? m_emptyPage : m_stack->widget(1));
     scheduleRefresh();
 }
 

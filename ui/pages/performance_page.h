@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QStackedWidget;
 class QTableWidget;
 class QCPGraph;
@@ -35,6 +36,7 @@ public:
     QLabel* rooflineLabel() const { return m_roofline; }
     QLabel* cliffsLabel() const { return m_cliffs; }
     QLabel* emptyLabel() const { return m_empty; }
+    QLineEdit* sweepCommandBox() const { return m_command; }  // the empty page's command to paste
     QTableWidget* table() const { return m_table; }
     const PerformanceSeries& series() const { return m_series; }
     bool isEmptyState() const;
@@ -57,7 +59,9 @@ private:
     std::vector<MeasuredSweep> m_sweeps;
     PerformanceSeries m_series;
     QStackedWidget* m_stack;
+    QWidget* m_emptyPage;
     QLabel* m_empty;
+    QLineEdit* m_command;
     QComboBox* m_sweep;
     QComboBox* m_metric;
     QComboBox* m_estimate;

@@ -43,8 +43,9 @@ TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setLabel(tr("Padding waste (%)"));
     m_plot->yAxis2->setRange(0, 100);
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend in a row under the chart: inside the axis rect it covered the staircase's first steps
+    // and the "current M" label, which sit at its top left (issue #31).
+    m_plot->placeLegendBelow(3);
     m_plot->applyPalette();
     m_parameter->setObjectName(QStringLiteral("tileParameter"));
     m_parameter->setToolTip(tr("The parameter to vary; the others stay at the current shape"));

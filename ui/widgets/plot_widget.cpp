@@ -2,6 +2,8 @@
 
 #include <QFileDialog>
 #include <QMenu>
+#include <QPainter>
+#include <algorithm>
 
 namespace tilescope {
 
@@ -56,8 +58,24 @@ void PlotWidget::changeEvent(QEvent* event) {
     QCustomPlot::changeEvent(event);
 }
 
+bool PlotWidget::savePngWithKey(const QString& fileName) {
+    constexpr qreal kScale = 2.0;
+    const QImage plot = toPixmap(width(), height(), kScale).toImage();
+    const QPixmap key = m_exportKey->grab();  // at the screen's device pixel ratio
+    const QSize keySize = (QSizeF(key.size()) / key.devicePixelRatio() * kScale).toSize();
+    QImage image(std::max(plot.width(), keySize.width()), plot.height() + keySize.height(), QImage::Format_ARGB32);
+    image.fill(palette().color(QPalette::Window));
+    QPainter painter(&image);
+    painter.drawImage(0, 0, plot);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    painter.drawPixmap(QRect(QPoint(0, plot.height()), keySize), key);
+    painter.end();
+    return image.save(fileName, "PNG");
+}
+
 bool PlotWidget::exportTo(const QString& fileName) {
-    if (fileName.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) return savePng(fileName, width(), height(), 2.0);
+    if (fileName.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+        return m_exportKey && m_exportKey->isVisible() ? savePngWithKey(fileName) : savePng(fileName, width(), height(), 2.0);
     if (fileName.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) return savePdf(fileName, width(), height());
     return false;
 }

@@ -2,6 +2,7 @@
 // itself as PNG or PDF from its context menu. Pages copy ready series into it.
 #pragma once
 
+#include <QPointer>
 #include <qcustomplot.h>
 
 namespace tilescope {
@@ -11,8 +12,12 @@ class PlotWidget : public QCustomPlot {
 public:
     explicit PlotWidget(QWidget* parent = nullptr);
 
-    // Saves by the file's suffix (.png or .pdf); false on an unknown suffix or a write error.
+    // Saves by the file's suffix (.png or .pdf); false on an unknown suffix or a write error. A PNG
+    // carries the export key (setExportKey) under the plot.
     bool exportTo(const QString& fileName);
+    // A widget outside the plot that explains its colours (the Boundaries page's verdict legend): an
+    // exported PNG without it showed colours nobody could read (issue #31). Null: the plot alone.
+    void setExportKey(QWidget* key) { m_exportKey = key; }
     // Text and grid colours from the current palette; called again on palette changes.
     void applyPalette();
     QColor textColour() const;
@@ -26,6 +31,9 @@ protected:
 private:
     void showContextMenu(const QPoint& position);
     void styleAxis(QCPAxis* axis);
+    bool savePngWithKey(const QString& fileName);
+
+    QPointer<QWidget> m_exportKey;
 };
 
 // The compare-device's curves and capacity lines (the main device's colour comes from the palette).

@@ -487,9 +487,11 @@ TEST(AttentionSm120, Hdim512OnRtx5090NoTileFits) {
     EXPECT_EQ(p.candidates[0].smemBytes, 264192);
     EXPECT_FALSE(p.candidates[0].fits);
     // head_dim 128 with head_dim_v 512: (64,64) = 16,384 + 16,384 + 65,536 + 2,048 = 100,352 fits;
-    // 144 gives 104,448. No head_dim between 128 and 512 fits.
+    // 144 gives 104,448. No head_dim between 128 and 512 fits; head_dim_v = 512 is what holds it
+    // there (issue #31 item 11), and the fix says so.
     EXPECT_EQ(p.fix,
-              "nearest passing head_dim: 128 (batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
+              "nearest passing head_dim: 128, given head_dim_v = 512 (nearer head_dim values fail with that head_dim_v) "
+              "(batch=1,seqlen_q=2048,seqlen_k=2048,heads=32,head_dim=128,"
               "head_dim_v=512,causal=0,num_splits=0,dropout=0,fa2_version=283); or route this head_dim to another backend, or use a GPU "
               "with a larger opt-in shared-memory limit; or this shape runs on every database GPU of sm_90, and on b200");
 }
