@@ -145,7 +145,7 @@ std::optional<ShapeHit> assignedShape(const LogText& log, const std::string& var
         re2::StringPiece input(log.line(i));
         std::string name, list;
         while (RE2::FindAndConsume(&input, assignedTensor(), &name, &list))
-            if (name == variable) return ShapeHit{parseDims(list), i, trimmedLine(log.line(i))};
+            if (name == variable) return ShapeHit{parseDims(list), i, trimmedLine(log.line(i)), std::nullopt};
     }
     return std::nullopt;
 }
@@ -198,7 +198,7 @@ std::optional<ShapeHit> queryShape(const LogText& log, const CallLayouts& call, 
             }
             if (mayHoldShape(lower)) {
                 std::string list;
-                if (RE2::PartialMatch(lower, printedQuery(), &list)) return ShapeHit{parseDims(list), i, trimmedLine(log.line(i))};
+                if (RE2::PartialMatch(lower, printedQuery(), &list)) return ShapeHit{parseDims(list), i, trimmedLine(log.line(i)), std::nullopt};
             }
             if (distance == 0) break;
         }
