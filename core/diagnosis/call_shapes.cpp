@@ -198,7 +198,8 @@ std::optional<ShapeHit> queryShape(const LogText& log, const CallLayouts& call, 
             }
             if (mayHoldShape(lower)) {
                 std::string list;
-                if (RE2::PartialMatch(lower, printedQuery(), &list)) return ShapeHit{parseDims(list), i, trimmedLine(log.line(i)), std::nullopt};
+                if (RE2::PartialMatch(lower, printedQuery(), &list))
+                    return ShapeHit{parseDims(list), i, trimmedLine(log.line(i)), std::nullopt};
             }
             if (distance == 0) break;
         }
