@@ -413,6 +413,11 @@ const Family* findFamily(std::string_view line, std::string_view lower) {
     static constexpr std::array<std::string_view, 4> kNouns{"class", "gpu", "card", "architecture"};
     if (std::none_of(kNouns.begin(), kNouns.end(), [&](std::string_view n) { return lower.find(n) != std::string_view::npos; }))
         return nullptr;
+    // Server logs print "GPU" on most lines (vLLM's "GPU KV cache usage"): tokenize only a line that
+    // holds an architecture's name.
+    static constexpr std::array<std::string_view, 8> kFamilyWords{"pascal", "volta", "turing", "ampere", "ada", "lovelace", "hopper", "blackwell"};
+    if (std::none_of(kFamilyWords.begin(), kFamilyWords.end(), [&](std::string_view w) { return lower.find(w) != std::string_view::npos; }))
+        return nullptr;
     static constexpr std::array<std::string_view, 8> kRequirement{"or newer", "or later", "or above", "or higher",
                                                                   "require",  "support",  "at least", "need"};
     const std::vector<Token> tokens = tokenize(line);
