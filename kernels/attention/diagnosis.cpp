@@ -86,6 +86,24 @@ void buildTileCapacity(FindingBuilder& b, const SvMatch& m) {
 
 // FlashAttention-2 backward's head-dim x architecture gate: the wording tells the release
 // (fa2_version) and whether dropout was on; planned as fa2_bwd when the log gives head_dim.
+// FlashAttention 1.x's backward gate (v1.0.4-v1.0.9 csrc/flash_attn/fmha_api.cpp lines 416-417: head_size
+// > 64 needs sm80 / sm90; v1.0.0-1.0.3 raise the same check without a message). FlashAttention-2 from
+// v2.0.0 (csrc/flash_attn/flash_api.cpp) gates only head dims above 192, so the fix is the upgrade;
+// fa2_bwd models 2.x, not 1.x, so nothing is planned at 1.x's rule.
+void buildAttentionV1BackwardArch(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    b.kernel("attention", "fa2_bwd");
+    attentionFigures(b);
+    const auto hd = b.valueOf("head_dim");
+    f.title = "FlashAttention 1.x backward refuses head_dim" + (hd ? " " + str(*hd) : std::string(" > 64")) + " on this GPU";
+    f.explanation =
+        "This is flash-attn 1.x's text (1.0.4-1.0.9): its backward runs head dims above 64 only on sm80 (A100) and sm90 (H100). "
+        "FlashAttention-2 (2.0 and later) runs head dims up to 192 on every sm_8x GPU and, from 2.7.3, any head dim up to "
+        "256 without dropout; Tilescope models its 2.x rules (attention/fa2_bwd), not 1.x's.";
+    f.fix = "upgrade to flash-attn 2.x (pip install flash-attn>=2), or train on an A100/H100";
+    b.fallbackCommand("head_dim");
+}
+
 void buildAttentionBackwardArch(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
     b.kernel("attention", "fa2_bwd");
@@ -177,6 +195,14 @@ const DiagnosisSignatures* AttentionFamily::diagnosisSignatures() const {
              V::UnsupportedDevice,
              false,
              buildAttentionBackwardArch},
+            // flash-attn 1.x's wording of the same gate at head dim 64 (v1.0.9 fmha_api.cpp:417).
+            {176,
+             "attention.bwd_arch_v1",
+             {"flashattention backward for head dim"},
+             R"(FlashAttention backward for head dim > 64 requires A100 or H100 GPUs)",
+             V::UnsupportedDevice,
+             false,
+             buildAttentionV1BackwardArch},
             {160,
              "attention.arch",
              {"ampere gpus"},

@@ -52,6 +52,7 @@ TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
                                             "attention.arch",
                                             "attention.head_dim",
                                             "attention.bwd_arch",
+                                            "attention.bwd_arch_v1",
                                             "attention.head_dim_multiple",
                                             "attention.dtype",
                                             "attention.bf16_arch",
