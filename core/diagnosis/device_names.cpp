@@ -415,7 +415,8 @@ const Family* findFamily(std::string_view line, std::string_view lower) {
         return nullptr;
     // Server logs print "GPU" on most lines (vLLM's "GPU KV cache usage"): tokenize only a line that
     // holds an architecture's name.
-    static constexpr std::array<std::string_view, 8> kFamilyWords{"pascal", "volta", "turing", "ampere", "ada", "lovelace", "hopper", "blackwell"};
+    static constexpr std::array<std::string_view, 8> kFamilyWords{"pascal", "volta",    "turing", "ampere",
+                                                                  "ada",    "lovelace", "hopper", "blackwell"};
     if (std::none_of(kFamilyWords.begin(), kFamilyWords.end(), [&](std::string_view w) { return lower.find(w) != std::string_view::npos; }))
         return nullptr;
     static constexpr std::array<std::string_view, 8> kRequirement{"or newer", "or later", "or above", "or higher",
