@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <regex>
 
 #include "core/diagnosis/diagnosis_regex.h"
 

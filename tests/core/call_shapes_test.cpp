@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -61,32 +62,37 @@ TEST(CallShapes, FlashAttnFuncReadsItsArgumentsLiteralShape) {
     EXPECT_EQ(valueNamed(*shape, "seqlen_k")->line, 4);
 }
 
-// xformers #845: a 3-dimension input is [B, M, K] with H=1; the reproducer follows the error.
+// A 3-dimension xformers input is [B, M, K] with H=1: the reproducer of xformers #845 (after the
+// error), and the query shape xformers prints when it refuses one (in-context-matting #5).
 TEST(CallShapes, MemoryEfficientAttentionThreeDimensionsIsBatchSeqHeadDim) {
-    const LogText log = corpusLog("xformers845_batch_65536.log");
-    const auto shape = findCallShape(log, lineWith(log, "invalid configuration argument"));
-    ASSERT_TRUE(shape);
-    EXPECT_EQ(shape->call, "memory_efficient_attention");
-    ASSERT_NE(valueNamed(*shape, "batch"), nullptr);
-    EXPECT_EQ(valueNamed(*shape, "batch")->value, 65536);
-    EXPECT_EQ(valueNamed(*shape, "batch")->line, 17);
-    EXPECT_EQ(valueNamed(*shape, "seqlen_q")->value, 16);
-    EXPECT_EQ(valueNamed(*shape, "head_dim")->value, 80);
-    ASSERT_NE(valueNamed(*shape, "heads"), nullptr);
-    EXPECT_EQ(valueNamed(*shape, "heads")->value, 1);
-}
-
-// xformers prints the shapes it refused (in-context-matting #5): a 3-dimension query is [B, M, K].
-TEST(CallShapes, XformersPrintedQueryShape) {
-    const LogText log = dataLog("logs/xformers_incompatible_shapes_matting5.log");
-    const auto shape = findCallShape(log, lineWith(log, "ValueError"));
-    ASSERT_TRUE(shape);
-    EXPECT_EQ(shape->call, "memory_efficient_attention");
-    ASSERT_NE(valueNamed(*shape, "batch"), nullptr);
-    EXPECT_EQ(valueNamed(*shape, "batch")->value, 20);
-    EXPECT_EQ(valueNamed(*shape, "batch")->line, 3);
-    EXPECT_EQ(valueNamed(*shape, "seqlen_q")->value, 9216);
-    EXPECT_EQ(valueNamed(*shape, "head_dim")->value, 64);
+    struct Row {
+        std::string path;  // under tests/data
+        std::string errorText;
+        std::int64_t batch;
+        int batchLine;
+        std::int64_t seqlenQ;
+        std::int64_t headDim;
+        std::optional<std::int64_t> heads;
+    };
+    for (const Row& row : std::vector<Row>{
+             {"diagnose_corpus/xformers845_batch_65536.log", "invalid configuration argument", 65536, 17, 16, 80, 1},
+             {"logs/xformers_incompatible_shapes_matting5.log", "ValueError", 20, 3, 9216, 64, std::nullopt},
+         }) {
+        SCOPED_TRACE(row.path);
+        const LogText log = dataLog(row.path);
+        const auto shape = findCallShape(log, lineWith(log, row.errorText));
+        ASSERT_TRUE(shape);
+        EXPECT_EQ(shape->call, "memory_efficient_attention");
+        ASSERT_NE(valueNamed(*shape, "batch"), nullptr);
+        EXPECT_EQ(valueNamed(*shape, "batch")->value, row.batch);
+        EXPECT_EQ(valueNamed(*shape, "batch")->line, row.batchLine);
+        EXPECT_EQ(valueNamed(*shape, "seqlen_q")->value, row.seqlenQ);
+        EXPECT_EQ(valueNamed(*shape, "head_dim")->value, row.headDim);
+        if (row.heads) {
+            ASSERT_NE(valueNamed(*shape, "heads"), nullptr);
+            EXPECT_EQ(valueNamed(*shape, "heads")->value, *row.heads);
+        }
+    }
 }
 
 // PyTorch's SDPA takes (N, ..., Hq, L, E) (pytorch #142228): the second of four dimensions is the heads.
