@@ -131,7 +131,7 @@ std::string dispatchNote(std::int64_t m) {
 }
 
 // The stack's refusals before any launch (its module's asserts): WQLinear_GEMM.__init__ (AutoAWQ v0.2.9
-// gemm.py lines 132-133), AWQLinearMethod.create_weights (vLLM v0.4.0 awq.py, ValueError).
+// gemm.py lines 132-133), AWQLinearMethod.create_weights (vLLM v0.4.0 awq.py lines 86-95, ValueError).
 bool checkStackShape(LaunchPlan& plan, std::string_view stack, std::int64_t n, std::int64_t k, std::int64_t g, PlanDetail detail) {
     using P = AwqGemmFamily::Parameter;
     const bool autoawq = stack == "AutoAWQ";
