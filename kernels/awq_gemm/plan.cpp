@@ -5,6 +5,7 @@
 #include "core/model/device_spec.h"
 #include "core/model/launch_checks.h"
 #include "core/model/text_format.h"
+#include "kernels/awq_gemm/dequantize_index.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/plan_support.h"
 
@@ -43,7 +44,8 @@ constexpr std::int64_t kVllmDequantM = 256;
 // host dequantize_weights_cuda lines 1108-1165 (geometry 1135-1141, launch 1159-1162: grid.z = experts,
 // 1 here, default stream). vLLM v0.4.0 csrc/quantization/awq/gemm_kernels.cu: kernel lines 274-326, host
 // awq_dequantize lines 332-381 (geometry 356-361, launch 373-378 on the current stream).
-constexpr std::int64_t kDequantThreadsX = 8, kDequantThreadsY = 8;
+// The block is our kernel's (dequantize_index.h): upstream's (8, 8), one constant for the plan and the kernel.
+constexpr std::int64_t kDequantThreadsX = awq::kDequantizeThreadsX, kDequantThreadsY = awq::kDequantizeThreadsY;
 constexpr std::int64_t kDequantColumnsPerBlock = kDequantThreadsX * kPackNum;  // 64 output columns
 constexpr std::int64_t kDequantRowsPerBlock = kDequantThreadsY;                // 8 K rows
 constexpr std::string_view kCublas = "cuBLAS";
