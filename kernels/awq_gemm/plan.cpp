@@ -202,11 +202,26 @@ void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch
     }
 }
 
+// The plan's tile from a stack's threshold: "dequantize + GEMM from M = 1024".
+std::string dispatchTile(std::int64_t fromM) { return "dequantize + GEMM from M = " + str(fromM); }
+
+// autoawq / vllm: `below` says where the stack runs the gemm kernel; from there its `dequantizeOp` at
+// upstream's geometry (kDequantThreadsX/Y) and torch.matmul.
+VariantInfo stackDispatchVariant(std::string name, const std::string& below, std::string_view dequantizeOp, std::string upstream) {
+    return {std::move(name),
+            below + std::string(dequantizeOp) + ", block (" + str(kDequantThreadsX) + ", " + str(kDequantThreadsY) + "), grid (N/" +
+                str(kDequantColumnsPerBlock) + ", K/" + str(kDequantRowsPerBlock) + "), then torch.matmul (cuBLAS fp16 GEMM)",
+            std::move(upstream),
+            {"M", 0, 0, 0},
+            {"N", 0, 0, 0}};
+}
+
 }  // namespace
 
 const AwqGemmFamily::StackDispatch* AwqGemmFamily::stackDispatch(int variant) {
-    static const StackDispatch autoawq{"AutoAWQ", kAutoAwqDequantM, "dequantize + GEMM from M = 1024"};
-    static const StackDispatch vllm{"vLLM", kVllmDequantM, "dequantize + GEMM from M = 256"};
+    static const std::string autoawqTile = dispatchTile(kAutoAwqDequantM), vllmTile = dispatchTile(kVllmDequantM);
+    static const StackDispatch autoawq{"AutoAWQ", kAutoAwqDequantM, autoawqTile};
+    static const StackDispatch vllm{"vLLM", kVllmDequantM, vllmTile};
     if (variant == AutoAwq) return &autoawq;
     if (variant == Vllm) return &vllm;
     return nullptr;
@@ -243,18 +258,14 @@ const std::vector<VariantInfo>& AwqGemmFamily::variants() const {
          "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu",
          {"M", 0, 0, 0},
          {"group_size", 32, 256, 4}},
-        {"autoawq",
-         "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = 1024; from it dequantize_weights_cuda, block (8, 8), "
-         "grid (N/64, K/8), then torch.matmul (cuBLAS fp16 GEMM)",
-         "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, 1108-1165",
-         {"M", 0, 0, 0},
-         {"N", 0, 0, 0}},
-        {"vllm",
-         "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below 256 tokens; from there awq_dequantize, block (8, 8), "
-         "grid (N/64, K/8), then torch.matmul (cuBLAS fp16 GEMM)",
-         "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu lines 274-381",
-         {"M", 0, 0, 0},
-         {"N", 0, 0, 0}},
+        stackDispatchVariant("autoawq", "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = " + str(kAutoAwqDequantM) + "; from it ",
+                             "dequantize_weights_cuda",
+                             "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, "
+                             "1108-1165"),
+        stackDispatchVariant("vllm", "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below " + str(kVllmDequantM) + " tokens; from there ",
+                             "awq_dequantize",
+                             "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu "
+                             "lines 274-381"),
     };
     return list;
 }
