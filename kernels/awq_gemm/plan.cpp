@@ -258,14 +258,16 @@ const std::vector<VariantInfo>& AwqGemmFamily::variants() const {
          "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu",
          {"M", 0, 0, 0},
          {"group_size", 32, 256, 4}},
-        stackDispatchVariant("autoawq", "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = " + str(kAutoAwqDequantM) + "; from it ",
-                             "dequantize_weights_cuda",
-                             "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, "
-                             "1108-1165"),
-        stackDispatchVariant("vllm", "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below " + str(kVllmDequantM) + " tokens; from there ",
-                             "awq_dequantize",
-                             "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu "
-                             "lines 274-381"),
+        stackDispatchVariant(
+            "autoawq", "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = " + str(kAutoAwqDequantM) + "; from it ",
+            "dequantize_weights_cuda",
+            "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, "
+            "1108-1165"),
+        stackDispatchVariant(
+            "vllm", "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below " + str(kVllmDequantM) + " tokens; from there ",
+            "awq_dequantize",
+            "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu "
+            "lines 274-381"),
     };
     return list;
 }
