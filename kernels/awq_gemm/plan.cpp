@@ -48,7 +48,6 @@ constexpr std::int64_t kVllmDequantM = 256;
 constexpr std::int64_t kDequantThreadsX = awq::kDequantizeThreadsX, kDequantThreadsY = awq::kDequantizeThreadsY;
 constexpr std::int64_t kDequantColumnsPerBlock = kDequantThreadsX * kPackNum;  // 64 output columns
 constexpr std::int64_t kDequantRowsPerBlock = kDequantThreadsY;                // 8 K rows
-constexpr std::string_view kCublas = "cuBLAS";
 constexpr std::string_view kCublasUnknown =
     "its kernel, tile, grid, block, shared memory, registers, split-K and workspace (cuBLAS's heuristics pick them for "
     "this GPU, M, N, K and cuBLAS version)";
@@ -183,7 +182,7 @@ void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch
     ExtraLaunch gemm;
     gemm.role = "gemm";
     gemm.why = kCublasWhy;
-    gemm.library = kCublas;
+    gemm.library = AwqGemmFamily::kGemmLibrary;
     gemm.unknown = kCublasUnknown;
     gemm.flops = plan.flops;
     gemm.bytesMoved = gemmBytes;
