@@ -95,7 +95,7 @@ public:
     std::string checkedRows() const override { return rowsText(m_checkRows, m_m); }
     // torch.matmul(x, W) after the dequantize kernel: cuBLAS's fp16 GEMM (cublas_library.h).
     Result<void> launchLibrary(const ExtraLaunch& launch) override {
-        if (launch.library != "cuBLAS" || !m_dequantized.get()) return LaunchInputs::launchLibrary(launch);
+        if (launch.library != AwqGemmFamily::kGemmLibrary || !m_dequantized.get()) return LaunchInputs::launchLibrary(launch);
         auto session = cublasSession();
         if (!session) return makeError(session.error());
         return cublasHalfGemm(**session, m_input.get(), m_dequantized.get(), m_output.get(), static_cast<int>(m_m), static_cast<int>(m_n),

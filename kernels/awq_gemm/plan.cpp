@@ -5,6 +5,7 @@
 #include "core/model/device_spec.h"
 #include "core/model/launch_checks.h"
 #include "core/model/text_format.h"
+#include "kernels/awq_gemm/dequantize_index.h"
 #include "kernels/builtin_kernels.h"
 #include "kernels/plan_support.h"
 
@@ -43,10 +44,10 @@ constexpr std::int64_t kVllmDequantM = 256;
 // host dequantize_weights_cuda lines 1108-1165 (geometry 1135-1141, launch 1159-1162: grid.z = experts,
 // 1 here, default stream). vLLM v0.4.0 csrc/quantization/awq/gemm_kernels.cu: kernel lines 274-326, host
 // awq_dequantize lines 332-381 (geometry 356-361, launch 373-378 on the current stream).
-constexpr std::int64_t kDequantThreadsX = 8, kDequantThreadsY = 8;
+// The block is our kernel's (dequantize_index.h): upstream's (8, 8), one constant for the plan and the kernel.
+constexpr std::int64_t kDequantThreadsX = awq::kDequantizeThreadsX, kDequantThreadsY = awq::kDequantizeThreadsY;
 constexpr std::int64_t kDequantColumnsPerBlock = kDequantThreadsX * kPackNum;  // 64 output columns
 constexpr std::int64_t kDequantRowsPerBlock = kDequantThreadsY;                // 8 K rows
-constexpr std::string_view kCublas = "cuBLAS";
 constexpr std::string_view kCublasUnknown =
     "its kernel, tile, grid, block, shared memory, registers, split-K and workspace (cuBLAS's heuristics pick them for "
     "this GPU, M, N, K and cuBLAS version)";
@@ -131,7 +132,7 @@ std::string dispatchNote(std::int64_t m) {
 }
 
 // The stack's refusals before any launch (its module's asserts): WQLinear_GEMM.__init__ (AutoAWQ v0.2.9
-// gemm.py lines 132-133), AWQLinearMethod.create_weights (vLLM v0.4.0 awq.py, ValueError).
+// gemm.py lines 132-133), AWQLinearMethod.create_weights (vLLM v0.4.0 awq.py lines 86-95, ValueError).
 bool checkStackShape(LaunchPlan& plan, std::string_view stack, std::int64_t n, std::int64_t k, std::int64_t g, PlanDetail detail) {
     using P = AwqGemmFamily::Parameter;
     const bool autoawq = stack == "AutoAWQ";
@@ -181,7 +182,7 @@ void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch
     ExtraLaunch gemm;
     gemm.role = "gemm";
     gemm.why = kCublasWhy;
-    gemm.library = kCublas;
+    gemm.library = AwqGemmFamily::kGemmLibrary;
     gemm.unknown = kCublasUnknown;
     gemm.flops = plan.flops;
     gemm.bytesMoved = gemmBytes;
@@ -200,11 +201,26 @@ void planDequantizeThenGemm(LaunchPlan& plan, const AwqGemmFamily::StackDispatch
     }
 }
 
+// The plan's tile from a stack's threshold: "dequantize + GEMM from M = 1024".
+std::string dispatchTile(std::int64_t fromM) { return "dequantize + GEMM from M = " + str(fromM); }
+
+// autoawq / vllm: `below` says where the stack runs the gemm kernel; from there its `dequantizeOp` at
+// upstream's geometry (kDequantThreadsX/Y) and torch.matmul.
+VariantInfo stackDispatchVariant(std::string name, const std::string& below, std::string_view dequantizeOp, std::string upstream) {
+    return {std::move(name),
+            below + std::string(dequantizeOp) + ", block (" + str(kDequantThreadsX) + ", " + str(kDequantThreadsY) + "), grid (N/" +
+                str(kDequantColumnsPerBlock) + ", K/" + str(kDequantRowsPerBlock) + "), then torch.matmul (cuBLAS fp16 GEMM)",
+            std::move(upstream),
+            {"M", 0, 0, 0},
+            {"N", 0, 0, 0}};
+}
+
 }  // namespace
 
 const AwqGemmFamily::StackDispatch* AwqGemmFamily::stackDispatch(int variant) {
-    static const StackDispatch autoawq{"AutoAWQ", kAutoAwqDequantM, "dequantize + GEMM from M = 1024"};
-    static const StackDispatch vllm{"vLLM", kVllmDequantM, "dequantize + GEMM from M = 256"};
+    static const std::string autoawqTile = dispatchTile(kAutoAwqDequantM), vllmTile = dispatchTile(kVllmDequantM);
+    static const StackDispatch autoawq{"AutoAWQ", kAutoAwqDequantM, autoawqTile};
+    static const StackDispatch vllm{"vLLM", kVllmDequantM, vllmTile};
     if (variant == AutoAwq) return &autoawq;
     if (variant == Vllm) return &vllm;
     return nullptr;
@@ -241,18 +257,16 @@ const std::vector<VariantInfo>& AwqGemmFamily::variants() const {
          "AutoAWQ_kernels awq_ext/quantization_new/gemm/gemm_cuda.cu",
          {"M", 0, 0, 0},
          {"group_size", 32, 256, 4}},
-        {"autoawq",
-         "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = 1024; from it dequantize_weights_cuda, block (8, 8), "
-         "grid (N/64, K/8), then torch.matmul (cuBLAS fp16 GEMM)",
-         "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, 1108-1165",
-         {"M", 0, 0, 0},
-         {"N", 0, 0, 0}},
-        {"vllm",
-         "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below 256 tokens; from there awq_dequantize, block (8, 8), "
-         "grid (N/64, K/8), then torch.matmul (cuBLAS fp16 GEMM)",
-         "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu lines 274-381",
-         {"M", 0, 0, 0},
-         {"N", 0, 0, 0}},
+        stackDispatchVariant(
+            "autoawq", "AutoAWQ 0.2.0-0.2.9 (WQLinear_GEMM): the gemm kernel below M = " + str(kAutoAwqDequantM) + "; from it ",
+            "dequantize_weights_cuda",
+            "AutoAWQ v0.2.9 awq/modules/linear/gemm.py lines 48-56, AutoAWQ_kernels v0.0.9 gemm_cuda_gen.cu lines 731-792, "
+            "1108-1165"),
+        stackDispatchVariant(
+            "vllm", "vLLM 0.3.0+ AWQ (AWQLinearMethod): the gemm kernel below " + str(kVllmDequantM) + " tokens; from there ",
+            "awq_dequantize",
+            "vLLM v0.4.0 vllm/model_executor/layers/quantization/awq.py lines 157-161, csrc/quantization/awq/gemm_kernels.cu "
+            "lines 274-381"),
     };
     return list;
 }

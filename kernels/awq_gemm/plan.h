@@ -41,6 +41,7 @@ public:
     // nullptr for a variant that does not dispatch.
     static const StackDispatch* stackDispatch(int variant);
     static constexpr std::string_view kDequantizeSymbol = "awq_dequantize_weights";
+    static constexpr std::string_view kGemmLibrary = "cuBLAS";  // ExtraLaunch::library of the GEMM after it
 };
 
 }  // namespace tilescope
