@@ -122,27 +122,15 @@ py::tuple planCall(const std::string& kernel, const std::string& variant, const 
     return py::make_tuple(json, failureOf(std::string(r->kernel.family->name()) + " call", r->kernel, std::nullopt, std::nullopt, *plan));
 }
 
-// `check-model CONFIG --json` with --device, --batch, --seq and --attention, as runCheckModel
-// (app/cli/commands_diagnose.cpp); `configText` (JSON of a Python dict) stands for a file when given.
+// `check-model CONFIG --json` with --device, --batch, --seq and --attention (empty: the CLI's default);
+// `configText` (JSON of a Python dict) stands for a file when given.
 py::tuple checkModel(const std::string& path, const std::optional<std::string>& configText, const std::string& device,
                      const std::string& batches, const std::string& seqs, const std::string& attention) {
     std::optional<ModelCheck> check;
     {
         py::gil_scoped_release release;
-        auto model = configText ? parseModelConfig(*configText, std::nullopt, path) : loadModelConfig(path);
-        if (!model) throw UsageError{model.error()};
-        auto spec = resolveDevice(device.empty() ? database().defaultId() : device, database());
-        if (!spec) throw UsageError{spec.error()};
-        ModelCheckOptions options;
-        options.batches = frontend::parseList(batches, "--batch");
-        options.seqs = frontend::parseList(seqs, "--seq");
-        options.attentionVariant = attention;
-        if (options.attentionVariant.empty())  // the CLI's --attention default: the attention planner's first variant
-            if (const KernelFamily* planner = builtinKernels().planning(ModelCall::Attention))
-                options.attentionVariant = planner->variants().front().name;
-        auto checked = tilescope::checkModel(*model, *spec, options, builtinKernels(), &database());
-        if (!checked) throw UsageError{checked.error()};
-        check = std::move(checked).value();
+        check = frontend::modelCheck(path, configText, device, batches, seqs,
+                                     attention.empty() ? frontend::defaultAttentionVariant() : attention, "");
     }
     return py::make_tuple(modelCheckToJson(*check).dump(), firstFailure(*check));
 }

@@ -219,21 +219,10 @@ int runCheckModel(const CheckModelOptions& o) {
                                parseList(o.seqGiven ? o.seqs : std::string("2048"), "--seq"), o.train, o.json);
     }
     if (!o.devices.empty() || o.train) throw UsageError{"--devices and --train apply to --backends"};
-    const DeviceDatabase& database = DeviceDatabase::embedded();
-    auto model = loadModelConfig(o.config);
-    if (!model) throw UsageError{model.error()};
-    auto device = resolveDevice(o.device.empty() ? database.defaultId() : o.device, database);
-    if (!device) throw UsageError{device.error()};
-    ModelCheckOptions options;
-    options.batches = parseList(o.batches, "--batch");
-    options.seqs = parseList(o.seqs, "--seq");
-    options.attentionVariant = o.attentionVariant;
-    options.stack = o.stack;
-    auto check = checkModel(*model, *device, options, builtinKernels(), &database);
-    if (!check) throw UsageError{check.error()};
-    if (o.json) std::cout << modelCheckToJson(*check).dump(2) << '\n';
-    else printModelCheck(*check);
-    return check->allPass() ? kExitOk : kExitFails;
+    const ModelCheck check = frontend::modelCheck(o.config, std::nullopt, o.device, o.batches, o.seqs, o.attentionVariant, o.stack);
+    if (o.json) std::cout << modelCheckToJson(check).dump(2) << '\n';
+    else printModelCheck(check);
+    return check.allPass() ? kExitOk : kExitFails;
 }
 
 }  // namespace
@@ -263,8 +252,8 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
                                        "Exit 0 when everything launches, 1 when anything fails, 2 for a bad config.");
     auto o = std::make_shared<CheckModelOptions>();
     std::string attentionHelp = "attention variant";
+    o->attentionVariant = frontend::defaultAttentionVariant();
     if (const KernelFamily* planner = builtinKernels().planning(ModelCall::Attention)) {
-        o->attentionVariant = planner->variants().front().name;
         std::string names;
         for (const VariantInfo& v : planner->variants()) names += (names.empty() ? ": " : " or ") + v.name;
         attentionHelp += names;

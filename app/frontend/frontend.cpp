@@ -159,12 +159,35 @@ std::vector<std::string> splitIds(std::string_view text) {
     return ids;
 }
 
+// The checkpoint's config: `configText` (a config's JSON) stands for the file when given.
+ModelConfig readModelConfig(const std::string& configPath, const std::optional<std::string>& configText) {
+    return orUsageError(configText ? parseModelConfig(*configText, std::nullopt, configPath) : loadModelConfig(configPath));
+}
+
 }  // namespace
+
+ModelCheck modelCheck(const std::string& configPath, const std::optional<std::string>& configText, const std::string& device,
+                      const std::string& batches, const std::string& seqs, const std::string& attentionVariant, const std::string& stack) {
+    const DeviceDatabase& database = DeviceDatabase::embedded();
+    const ModelConfig model = readModelConfig(configPath, configText);
+    const DeviceSpec spec = orUsageError(resolveDevice(device.empty() ? database.defaultId() : device, database));
+    ModelCheckOptions options;
+    options.batches = parseList(batches, "--batch");
+    options.seqs = parseList(seqs, "--seq");
+    options.attentionVariant = attentionVariant;
+    options.stack = stack;
+    return orUsageError(checkModel(model, spec, options, builtinKernels(), &database));
+}
+
+std::string defaultAttentionVariant() {
+    const KernelFamily* planner = builtinKernels().planning(ModelCall::Attention);
+    return planner ? planner->variants().front().name : std::string();
+}
 
 BackendCheck backendCheck(const std::string& configPath, const std::optional<std::string>& configText, const std::string& deviceList,
                           const std::vector<std::int64_t>& batches, const std::vector<std::int64_t>& seqs, bool train) {
     const DeviceDatabase& database = DeviceDatabase::embedded();
-    ModelConfig model = orUsageError(configText ? parseModelConfig(*configText, std::nullopt, configPath) : loadModelConfig(configPath));
+    ModelConfig model = readModelConfig(configPath, configText);
     std::vector<DeviceSpec> devices;
     for (const auto& id : splitIds(deviceList.empty() ? kDefaultBackendDevices : deviceList))
         devices.push_back(orUsageError(resolveDevice(id, database)));

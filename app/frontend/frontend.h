@@ -81,6 +81,15 @@ Diagnosis diagnoseInput(const std::string& text, const std::string& name, const 
 // "1,8,64" -> {1, 8, 64}; `option` names the list in errors.
 std::vector<std::int64_t> parseList(const std::string& text, const char* option);
 
+// `check-model CONFIG` (the layer table): every layer of a checkpoint planned on `device` ("" = the database
+// default) for each batch x seq. `configText` (a config's JSON) stands for the file when given; `batches`
+// and `seqs` are the --batch and --seq lists; an empty `stack` is the checkpoint's (awqStackVariant).
+ModelCheck modelCheck(const std::string& configPath, const std::optional<std::string>& configText, const std::string& device,
+                      const std::string& batches, const std::string& seqs, const std::string& attentionVariant, const std::string& stack);
+// check-model's --attention default: the first variant of the family that plans the attention call
+// (empty when no family does).
+std::string defaultAttentionVariant();
+
 // `check-model CONFIG --backends`: the backend matrix of a checkpoint on `deviceList` (ids, comma-separated;
 // "" = one GPU of each generation). `configText` (a config's JSON) stands for the file when given.
 struct BackendCheck {

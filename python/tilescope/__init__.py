@@ -166,11 +166,15 @@ def diagnose(text, model=None):
     return Record(json.loads(_core.diagnose(text, _text(model))))
 
 
-def _model_check(config, device, batch, seq, attention):
+def _config_source(config):
+    # (path, text) for the core: a dict is the config's text, named as such in errors.
     if isinstance(config, dict):
-        text, path = json.dumps(config), "config.json (a Python dict)"
-    else:
-        text, path = None, os.fspath(config)
+        return "config.json (a Python dict)", json.dumps(config)
+    return os.fspath(config), None
+
+
+def _model_check(config, device, batch, seq, attention):
+    path, text = _config_source(config)
     result, failure = _core.check_model(path, text, _text(device), _list_text(batch), _list_text(seq), _text(attention))
     return Record(json.loads(result)), failure
 
@@ -187,10 +191,7 @@ def check_model(config, device=None, batch=(1, 8, 64), seq=None, attention=None,
             raise ValueError("--backends takes --devices (or one -d), not both")
         chosen = devices if devices is not None else device
         devices_text = chosen if isinstance(chosen, str) else _list_text(chosen) if chosen is not None else ""
-        if isinstance(config, dict):
-            text, path = json.dumps(config), "config.json (a Python dict)"
-        else:
-            text, path = None, os.fspath(config)
+        path, text = _config_source(config)
         return Record(json.loads(_core.check_model_backends(path, text, devices_text, _list_text(batch),
                                                             _list_text(seq if seq is not None else (2048,)), bool(train))))
     if train:
