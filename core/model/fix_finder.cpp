@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::int64_t kLocalScan = 1024;  // every value this close is tried one by one
 // Values looked at on each side for a parameter that holds the fix (holdersOf): 2 x 64 brief plans,
-// a few us, where 2 x kLocalScan would more than double planWithFix (docs/PERFORMANCE.md: 101 us).
+// where 2 x kLocalScan would more than double planWithFix (docs/PERFORMANCE.md, the planWithFix row).
 constexpr std::int64_t kHolderScan = 64;
 
 class AxisProbe {

@@ -51,20 +51,22 @@ void buildGemmCheck(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand(axis);
 }
 
-// AutoAWQ 0.2.0 and later never call gemm_forward_cuda from M = 1024: WQLinearMMFunction.forward
+// AutoAWQ 0.2.0 to 0.2.9 never call gemm_forward_cuda from M = 1024: WQLinearMMFunction.forward
 // (awq/modules/linear/gemm.py, PR #316; plan.cpp cites the lines) sends batch x seq >= 1024 to
-// dequantize_weights_cuda + torch.matmul. An AutoAWQ traceback through gemm_forward_cuda at such an M
-// therefore comes from a release before that switch, where forward called the kernel at every M.
+// dequantize_weights_cuda + torch.matmul. The releases before (up to 0.1.8, awq/modules/linear.py line 105)
+// call the kernel at every M. A traceback through gemm_forward_cuda at such an M therefore comes from code
+// without the dispatch: a release before 0.2.0, a development build between them, or a caller of its own.
+// The log does not say which, so the finding does not name a version it ran.
 void noteAutoAwqBeforeDispatch(FindingBuilder& b) {
     const auto m = b.valueOf("M");
     const AwqGemmFamily::StackDispatch* autoawq = AwqGemmFamily::stackDispatch(AwqGemmFamily::AutoAwq);
     const AwqGemmFamily::StackDispatch* vllm = AwqGemmFamily::stackDispatch(AwqGemmFamily::Vllm);
     if (!m || *m < autoawq->dequantizeFromM || !b.near({"gemm_forward_cuda"}) || !b.near({"awq/modules/linear"})) return;
     auto& f = b.finding();
-    f.explanation += " AutoAWQ from 0.2.0 dispatches M >= " + withThousands(autoawq->dequantizeFromM) +
-                     " to dequantize_weights_cuda + torch.matmul (cuBLAS) and never calls gemm_forward_cuda there, so a "
+    f.explanation += " AutoAWQ releases from 0.2.0 dispatch M >= " + withThousands(autoawq->dequantizeFromM) +
+                     " to dequantize_weights_cuda + torch.matmul (cuBLAS) and never call gemm_forward_cuda there, so a "
                      "traceback through it at M = " +
-                     withThousands(*m) + " comes from an AutoAWQ release before 0.2.0.";
+                     withThousands(*m) + " comes from code without that dispatch (AutoAWQ before 0.2.0, or a build or caller of its own).";
     f.fix += "; or upgrade AutoAWQ to 0.2.0 or later (dequantize + GEMM from M = " + withThousands(autoawq->dequantizeFromM) +
              ", plan -k awq_gemm -v autoawq), or serve with vLLM 0.3.0 or later (from M = " + withThousands(vllm->dequantizeFromM) +
              ", -v vllm)";
