@@ -278,7 +278,19 @@ void FindingBuilder::fallbackCommand(std::string_view axis) {
                 const auto& spec = parameters[static_cast<std::size_t>(index)];
                 m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
                 m_finding.sweepDevice = planDevice().id;
-                m_finding.sweepCommand = "tilescope-cli sweep " + args + " --x " + m_finding.sweepAxis;
+                // The figures the finding read off the log (a version, a dropout flag) hold the map at the
+                // log's rule; the rest of the shape stays the family's defaults.
+                Shape shape = Shape::defaults(parameters);
+                bool fromLog = false;
+                for (const auto& v : m_finding.shape) {
+                    const int at = parameterIndex(parameters, v.name);
+                    if (at < 0 || at == index || !checkParameterValue(parameters[static_cast<std::size_t>(at)], v.value)) continue;
+                    shape[at] = v.value;
+                    fromLog = true;
+                }
+                if (fromLog) m_finding.sweepShape = formatShape(shape, parameters);
+                m_finding.sweepCommand = "tilescope-cli sweep " + args + (fromLog ? " -s " + m_finding.sweepShape : std::string()) + " --x " +
+                                         m_finding.sweepAxis;
                 m_finding.command = m_finding.sweepCommand;
             } else {
                 m_finding.command = "tilescope-cli plan " + args;

@@ -22,6 +22,8 @@ TEST(DiagnosisFa2Bwd, FlashAttention775_L40sGemmaMapsToFa2BwdRule) {
     EXPECT_EQ(f.deviceId, "l40s");
     EXPECT_EQ(f.command.find(" -d a100"), std::string::npos);
     EXPECT_NE(f.command.find(" -d l40s"), std::string::npos);
+    // The map it opens holds the version the log's wording gives, so it shows the refusal above 192.
+    EXPECT_NE(f.sweepShape.find("fa2_version=243"), std::string::npos);
 }
 
 }  // namespace
