@@ -34,7 +34,7 @@ void buildFlashInferHeadDim(FindingBuilder& b, const SvMatch& m) {
                         : "FlashInfer's AOT wheels (v0.1.x) are compiled for head_dim 64, 128 and 256 only.";
     f.fix = "pad the head dim to 256 or route attention to another backend (PyTorch SDPA, xformers, FlashAttention)";
     if (hd) {
-        if (hd) f.limit = LimitHit{"head_dim", 256, *hd};
+        f.limit = LimitHit{"head_dim", 256, *hd};
         b.plan("flashinfer", "prefill", flashinferShape(b), "head_dim");
     }
     b.fallbackCommand("head_dim");
