@@ -166,6 +166,7 @@ LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& d
     // q, k, v, out, dout read; dq (fp32 accumulator, then converted), dk, dv written.
     const double qo = b * sq * h * d * kElementBytes, kv = b * sk * h * d * kElementBytes;
     plan.bytesMoved = 3.0 * qo + 2.0 * kv + 2.0 * kv + b * sq * h * d * 4.0;
+    // Backward = 2.5 x the forward's FLOPs: flash-attention v2.8.3 benchmarks/benchmark_flash_attention.py:27-30 flops().
     plan.flops = 2.5 * 2.0 * b * h * sq * sk * 2.0 * d * (shape[P::Causal] ? 0.5 : 1.0);
     plan.deviceMemoryBytes = clampBytes(plan.bytesMoved);
     plan.memoryParameter = P::Batch;
