@@ -145,9 +145,6 @@ std::vector<std::int64_t> parseList(const std::string& text, const char* option)
 
 namespace {
 
-// The GPUs a backend matrix shows when no device is given: one of each generation the database holds.
-constexpr std::string_view kDefaultBackendDevices = "t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090";
-
 std::vector<std::string> splitIds(std::string_view text) {
     std::vector<std::string> ids;
     while (!text.empty()) {

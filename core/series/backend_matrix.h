@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,10 @@
 #include "core/model/result.h"
 
 namespace tilescope {
+
+// The GPUs a backend matrix shows when none is given (`check-model --backends`, the Backends page):
+// one of each generation the device database holds.
+inline constexpr std::string_view kDefaultBackendDevices = "t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090";
 
 struct BackendMatrixOptions {
     std::vector<std::int64_t> batches{1};

@@ -82,13 +82,6 @@ std::optional<BwdTraits> bwdTraits(std::int64_t bucket, std::int64_t optin, bool
     }
 }
 
-// v2.8.3 static_switch.h HEADDIM_SWITCH: 32, 64, 96, 128, 192, 256.
-std::int64_t bwdBucket(std::int64_t d) {
-    for (std::int64_t bucket : {32, 64, 96, 128, 192, 256})
-        if (d <= bucket) return bucket;
-    return kMaxHeadDim;
-}
-
 std::string versionText(std::int64_t v) { return "v2." + str(v / 10 % 10) + "." + str(v % 10); }
 
 }  // namespace
@@ -102,7 +95,7 @@ LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& d
     if (full) plan.note = "rules of flash-attn " + versionText(version) + "; launch figures of v2.8.3's backward";
 
     // Architecture: before v2.7.3 mha_bwd takes sm8x or sm90 exactly (sm100/sm120 refused too); from
-    // v2.7.3 (flash_api.cpp:94-96 there, 798 in v2.8.3) any major >= 8.
+    // v2.7.3 (flash_api.cpp:795-796 there, 798 in v2.8.3) any major >= 8.
     const bool ampereOk = version >= kFa2V273 ? cc.major >= 8 : (sm8x || sm90);
     if (!ampereOk) {
         failPlan(plan, Verdict::UnsupportedDevice, {"compute_capability", 80, cc.smVersion()}, -1, detail, kAmpereText);
@@ -140,7 +133,7 @@ LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& d
         return plan;
     }
 
-    const std::int64_t bucket = bwdBucket(hd);
+    const std::int64_t bucket = headDimRounded(hd);  // v2.8.3 static_switch.h HEADDIM_SWITCH, the forward's buckets
     const auto traits = bwdTraits(bucket, device.smemPerBlockOptin, dropout);
     if (!traits) {
         // v2.8.3 run_mha_bwd_hdim256 (flash_bwd_launch_template.h:300-304): below 144 KB of opt-in
@@ -173,6 +166,7 @@ LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& d
     // q, k, v, out, dout read; dq (fp32 accumulator, then converted), dk, dv written.
     const double qo = b * sq * h * d * kElementBytes, kv = b * sk * h * d * kElementBytes;
     plan.bytesMoved = 3.0 * qo + 2.0 * kv + 2.0 * kv + b * sq * h * d * 4.0;
+    // Backward = 2.5 x the forward's FLOPs: flash-attention v2.8.3 benchmarks/benchmark_flash_attention.py:27-30 flops().
     plan.flops = 2.5 * 2.0 * b * h * sq * sk * 2.0 * d * (shape[P::Causal] ? 0.5 : 1.0);
     plan.deviceMemoryBytes = clampBytes(plan.bytesMoved);
     plan.memoryParameter = P::Batch;

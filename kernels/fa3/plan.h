@@ -2,11 +2,11 @@
 // hopper/flash_api.cpp raises them, with their texts. Model-only: no device code, launch not modelled.
 #pragma once
 
-#include "core/model/kernel_family.h"
+#include "kernels/model_only_family.h"
 
 namespace tilescope {
 
-class Fa3Family final : public KernelFamily {
+class Fa3Family final : public ModelOnlyFamily {
 public:
     enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, KvHeads, HeadDim, HeadDimV, Dtype };
     enum Variant { Forward };
@@ -17,8 +17,6 @@ public:
     const std::vector<VariantInfo>& variants() const override;
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
-    std::vector<std::string_view> kernelSymbols() const override { return {}; }
-    bool hasDeviceCode() const override { return false; }
     BackendRole backendRole(int) const override { return BackendRole::AttentionForward; }
 };
 

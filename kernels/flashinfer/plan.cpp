@@ -61,8 +61,6 @@ const ParameterList& FlashInferFamily::parameters() const {
     return list;
 }
 
-std::vector<std::string_view> FlashInferFamily::kernelSymbols() const { return {}; }
-
 LaunchPlan FlashInferFamily::plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const {
     LaunchPlan plan = startPlan(variant, shape, device, detail);
     const bool full = detail == PlanDetail::Full;

@@ -4,11 +4,11 @@
 // whether FlashInfer takes the shape, and which rule refuses it.
 #pragma once
 
-#include "core/model/kernel_family.h"
+#include "kernels/model_only_family.h"
 
 namespace tilescope {
 
-class FlashInferFamily final : public KernelFamily {
+class FlashInferFamily final : public ModelOnlyFamily {
 public:
     enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, KvHeads, HeadDim, PageSize, UseTensorCores };
     enum Variant { Prefill, Decode };
@@ -18,8 +18,6 @@ public:
     const std::vector<VariantInfo>& variants() const override;
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
-    std::vector<std::string_view> kernelSymbols() const override;
-    bool hasDeviceCode() const override { return false; }
     BackendRole backendRole(int variant) const override {
         return variant == Decode ? BackendRole::AttentionDecode : BackendRole::AttentionForward;
     }

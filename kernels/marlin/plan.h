@@ -3,11 +3,11 @@
 // minimum thread tile, with vLLM's texts. Model-only: no device code, launch not modelled.
 #pragma once
 
-#include "core/model/kernel_family.h"
+#include "kernels/model_only_family.h"
 
 namespace tilescope {
 
-class MarlinFamily final : public KernelFamily {
+class MarlinFamily final : public ModelOnlyFamily {
 public:
     enum Parameter { M, N, K, GroupSize, TensorParallel };
     enum Variant { Gemm };
@@ -17,8 +17,6 @@ public:
     const std::vector<VariantInfo>& variants() const override;
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
-    std::vector<std::string_view> kernelSymbols() const override { return {}; }
-    bool hasDeviceCode() const override { return false; }
     BackendRole backendRole(int) const override { return BackendRole::QuantizedGemm; }
 };
 

@@ -4,11 +4,11 @@
 // whether that backend would be chosen for the shape, not its kernels' launch.
 #pragma once
 
-#include "core/model/kernel_family.h"
+#include "kernels/model_only_family.h"
 
 namespace tilescope {
 
-class SdpaFamily final : public KernelFamily {
+class SdpaFamily final : public ModelOnlyFamily {
 public:
     enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, HeadDim, HeadDimV, Dtype, Causal, Train, Dropout };
     enum Variant { Flash, Efficient, Cudnn, Math };
@@ -19,8 +19,6 @@ public:
     const std::vector<VariantInfo>& variants() const override;
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
-    std::vector<std::string_view> kernelSymbols() const override { return {}; }
-    bool hasDeviceCode() const override { return false; }
     BackendRole backendRole(int) const override { return BackendRole::AttentionForward; }
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 };

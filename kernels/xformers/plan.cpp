@@ -121,6 +121,8 @@ LaunchPlan XformersFamily::plan(int variant, const Shape& shape, const DeviceSpe
     const double b = static_cast<double>(shape[Batch]), h = static_cast<double>(shape[Heads]);
     const double sq = static_cast<double>(shape[SeqlenQ]), sk = static_cast<double>(shape[SeqlenK]);
     const double bytes = dtype == kDtypeFp32 ? 4.0 : 2.0;
+    // cutlassB's FLOPs as 2.5 x the forward: flash-attention's convention (v2.8.3 benchmarks/benchmark_flash_attention.py:27-30).
+    // The same 2.5 on the bytes has no upstream source (an estimate, unmeasured).
     plan.bytesMoved = b * h * (sq * static_cast<double>(k + kv) + sk * static_cast<double>(k + kv)) * bytes * (bwd ? 2.5 : 1.0);
     plan.flops = 2.0 * b * h * sq * sk * static_cast<double>(k + kv) * (bwd ? 2.5 : 1.0);
     plan.deviceMemoryBytes = clampBytes(plan.bytesMoved);

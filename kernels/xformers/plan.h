@@ -3,11 +3,11 @@
 // with their reason texts, and the grid the kernels launch. Model-only: no device code here.
 #pragma once
 
-#include "core/model/kernel_family.h"
+#include "kernels/model_only_family.h"
 
 namespace tilescope {
 
-class XformersFamily final : public KernelFamily {
+class XformersFamily final : public ModelOnlyFamily {
 public:
     enum Parameter { Batch, SeqlenQ, SeqlenK, Heads, HeadDim, HeadDimV, Dtype };
     enum Variant { MemoryEfficient, MemoryEfficientBwd };
@@ -19,7 +19,6 @@ public:
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override { return {"cutlassF", "cutlassB"}; }
-    bool hasDeviceCode() const override { return false; }
     BackendRole backendRole(int variant) const override {
         return variant == MemoryEfficient ? BackendRole::AttentionForward : BackendRole::AttentionBackward;
     }

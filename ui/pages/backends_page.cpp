@@ -20,8 +20,6 @@ namespace tilescope {
 
 namespace {
 
-// The GPUs the page shows until the user picks others: one of each generation (as check-model --backends).
-constexpr const char* kDefaultDevices = "t4,a10,rtx-4090,a100-80gb-sxm,h100-sxm,b200,rtx-5090";
 constexpr int kFirstDeviceColumn = 1;  // column 0 is the backend's role
 
 std::optional<std::vector<std::int64_t>> numbers(const QString& text) {
@@ -59,7 +57,7 @@ BackendsPage::BackendsPage(ExplorerState* state, QWidget* parent)
     : QWidget(parent),
       m_state(state),
       m_source(new QLabel),
-      m_devices(new QLineEdit(QString::fromLatin1(kDefaultDevices))),
+      m_devices(new QLineEdit(toQString(kDefaultBackendDevices))),
       m_batches(new QLineEdit(QStringLiteral("1,8,64"))),
       m_seqs(new QLineEdit(QStringLiteral("2048"))),
       m_train(new QCheckBox(tr("&Training (backward rows)"))),
