@@ -98,9 +98,9 @@ int DiagnosisModel::rowCount(const QModelIndex& parent) const {
 
 int DiagnosisModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-QString DiagnosisModel::shapeText(const DiagnosisFinding& finding) {
+QString DiagnosisModel::shapeText(const std::vector<DiagnosisValue>& values) {
     QStringList parts;
-    for (const auto& v : finding.shape) parts << toQString(v.name) + QLatin1Char('=') + QString::number(v.value);
+    for (const auto& v : values) parts << toQString(v.name) + QLatin1Char('=') + QString::number(v.value);
     return parts.join(QLatin1Char(' '));
 }
 
@@ -127,7 +127,7 @@ QVariant DiagnosisModel::data(const QModelIndex& index, int role) const {
             case Kernel: return kernelText(f);
             case Message: return toQString(f.message);
             case Line: return f.line;
-            case ShapeColumn: return shapeText(f);
+            case ShapeColumn: return shapeText(f.shape);
             case Device: return deviceText(f);
             case Fix: return f.consequenceOf ? tr("consequence of finding %1: fix that one").arg(*f.consequenceOf + 1) : toQString(f.fix);
             case Map: return hasBoundaryMap(f) ? QString() : tr("no kernel named");
@@ -497,12 +497,9 @@ void DiagnoseDock::showDetails() {
     row(tr("missing"), f->unknown);
     if (!f->model.empty()) row(tr("model"), f->model + " (" + f->modelSource + ")");
     if (!f->impliedDevices.empty()) row(tr("implies"), joinList(f->impliedDevices) + " (" + f->impliedBy + ")");
-    for (const auto& l : f->layers) {
-        std::string shape;
-        for (const auto& v : l.shape) shape += (shape.empty() ? "" : " ") + v.name + "=" + std::to_string(v.value);
+    for (const auto& l : f->layers)
         html += QStringLiteral("<br>&nbsp;&nbsp;%1: %2 — %3")
-                    .arg(toQString(l.name).toHtmlEscaped(), toQString(shape), toQString(verdictName(l.verdict)));
-    }
+                    .arg(toQString(l.name).toHtmlEscaped(), DiagnosisModel::shapeText(l.shape), toQString(verdictName(l.verdict)));
     if (!f->familyRanking.empty()) {
         html += tr("<br><b>could be, likeliest first:</b>");
         for (const auto& r : f->familyRanking) html += QStringLiteral("<br>&nbsp;&nbsp;") + toQString(r).toHtmlEscaped();

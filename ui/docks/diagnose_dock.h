@@ -47,8 +47,8 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    static QString shapeText(const DiagnosisFinding& finding);   // "M=32768 N=5376"
-    static QString deviceText(const DiagnosisFinding& finding);  // "rtx-4090 (NVIDIA GeForce RTX 4090)", or why unknown
+    static QString shapeText(const std::vector<DiagnosisValue>& values);  // "M=32768 N=5376": a finding's or a layer's
+    static QString deviceText(const DiagnosisFinding& finding);           // "rtx-4090 (NVIDIA GeForce RTX 4090)", or why unknown
     static bool hasBoundaryMap(const DiagnosisFinding& finding) { return !finding.family.empty() && !finding.sweepAxis.empty(); }
 
 private:

@@ -13,7 +13,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
-#include <climits>
 
 #include "core/series/launch_usage.h"
 #include "core/series/explorer_axis.h"
@@ -43,8 +42,6 @@ const QColor kSplitLabelBackground(0x20, 0x20, 0x20, 150);
 const QColor kDispatchColour(0xCC, 0x79, 0xA7);  // Okabe-Ito reddish purple: no verdict uses it
 constexpr std::size_t kMaxSplitLabels = 24;
 constexpr std::int64_t kCellsPerSplitLabel = 400;  // a region needs 1/400 of the map for a label
-
-int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
     auto masked = [](const BoundaryJob& job) {
@@ -174,11 +171,6 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_cellTotal->setMinimumWidth(0);
     // Wrapped, so why an axis holds fewer cells than asked is read whole, not cut at the page edge.
     m_cellTotal->setWordWrap(true);
-    // Steps land on values the kernel accepts, as in the shape panel (core steppedValue).
-    for (QSpinBox* spin : {m_xFrom, m_xTo, m_yFrom, m_yTo}) {
-        spin->setGroupSeparatorShown(true);
-        spin->setKeyboardTracking(false);
-    }
     m_xParameter->setToolTip(tr("Horizontal axis parameter"));
     m_yParameter->setToolTip(tr("Vertical axis parameter, or none for the 1-D map"));
     // X and Y each on a row of their own: in one row the controls alone were about 800 px wide, which
@@ -347,12 +339,11 @@ void BoundaryPage::syncAxisControls() {
     auto sync = [&](const SweepAxis& axis, ShapeSpinBox* from, ShapeSpinBox* to) {
         const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis.parameter)];
         for (ShapeSpinBox* spin : {from, to}) {
-            spin->setParameter(spec);
-            spin->setRange(clampToInt(spec.minimum), clampToInt(spec.maximum));
+            spin->setParameter(spec);  // steps land on values the kernel accepts, as in the shape panel
             spin->setToolTip(QString::fromStdString(spec.help));
         }
-        from->setValue(clampToInt(axis.values.front()));
-        to->setValue(clampToInt(axis.values.back()));
+        from->setValue(spinBoxValue(axis.values.front()));
+        to->setValue(spinBoxValue(axis.values.back()));
     };
     m_xParameter->setCurrentIndex(m_x.parameter);
     sync(m_x, m_xFrom, m_xTo);

@@ -103,8 +103,10 @@ void LaunchPage::updateModel() {
     if (!plan.hasLaunch()) {
         m_noLaunch->setText(tr("<p><b>No launch to show.</b></p><p>The planner refuses this shape before it chooses a kernel, "
                                "so there is no grid, block or shared memory to set against the device's limits.</p>"
-                               "<p>%1</p><p>The banner above gives the limit and the nearest shape that launches.</p>")
-                                .arg(QString::fromStdString(plan.message).toHtmlEscaped()));
+                               "<p>%1</p><p>The banner above gives the limit and %2.</p>")
+                                .arg(QString::fromStdString(plan.message).toHtmlEscaped(),
+                                     // The banner's button reads "No suggested shape" when the fix finder found none.
+                                     plan.fixShape ? tr("the nearest shape that launches") : tr("what to change instead")));
         m_stack->setCurrentWidget(m_noLaunch);
         return;
     }

@@ -7,7 +7,6 @@
 #include <QSpinBox>
 #include <QStringList>
 #include <QVBoxLayout>
-#include <climits>
 
 #include "core/series/explorer_axis.h"
 #include "ui/window/explorer_state.h"
@@ -23,8 +22,6 @@ namespace {
 constexpr int kTilePoints = 512;
 // A bucketed planner's largest cell is 512 rows, so a linear M axis to 640 shows its staircase best.
 constexpr std::int64_t kDefaultTileAxisEnd = 640;
-
-int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 }  // namespace
 
@@ -49,10 +46,6 @@ TilesPage::TilesPage(ExplorerState* state, QWidget* parent)
     m_plot->applyPalette();
     m_parameter->setObjectName(QStringLiteral("tileParameter"));
     m_parameter->setToolTip(tr("The parameter to vary; the others stay at the current shape"));
-    for (QSpinBox* spin : {m_from, m_to}) {
-        spin->setGroupSeparatorShown(true);
-        spin->setKeyboardTracking(false);  // steps land on values the kernel accepts (core steppedValue)
-    }
     m_summary->setWordWrap(true);
     m_figures->setObjectName(QStringLiteral("tileFigures"));
     m_figures->setWordWrap(true);
@@ -103,12 +96,9 @@ void TilesPage::setParameter(int parameter) {
     if (spec.scale == AxisScale::Log2) to = std::min(to, kDefaultTileAxisEnd);
     const QSignalBlocker b1(m_parameter), b2(m_from), b3(m_to);
     m_parameter->setCurrentIndex(parameter);
-    for (ShapeSpinBox* spin : {m_from, m_to}) {
-        spin->setParameter(spec);
-        spin->setRange(clampToInt(spec.minimum), clampToInt(spec.maximum));
-    }
-    m_from->setValue(clampToInt(from));
-    m_to->setValue(clampToInt(to));
+    for (ShapeSpinBox* spin : {m_from, m_to}) spin->setParameter(spec);  // steps land on values the kernel accepts
+    m_from->setValue(spinBoxValue(from));
+    m_to->setValue(spinBoxValue(to));
     scheduleRefresh();
 }
 

@@ -9,7 +9,6 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
-#include <climits>
 
 #include "core/model/launch_checks.h"
 #include "core/series/boundary_colours.h"
@@ -24,8 +23,6 @@ namespace {
 QString deviceLabel(const DeviceSpec& device) {
     return QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.id), QString::fromStdString(device.archName()));
 }
-
-int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 }  // namespace
 
@@ -131,9 +128,8 @@ void ShapePanelWidget::rebuildParameters() {
         auto* spin = new ShapeSpinBox(p);
         const QString name = QString::fromStdString(p.name);
         spin->setObjectName(QStringLiteral("parameter_") + name);
-        spin->setRange(clampToInt(p.minimum), clampToInt(p.maximum));
-        spin->setGroupSeparatorShown(true);
-        spin->setValue(clampToInt(m_state->shape()[i]));
+        spin->setRange(spinBoxValue(p.minimum), spinBoxValue(p.maximum));
+        spin->setValue(spinBoxValue(m_state->shape()[i]));
         const QString steps = p.isFlag                     ? tr(" (0 or 1)")
                               : p.scale == AxisScale::Log2 ? tr("\narrows: powers of two · PageUp/PageDown: double/halve")
                               : p.alignment > 1 ? tr("\narrows: multiples of %1 · PageUp/PageDown: double/halve").arg(p.alignment)
@@ -200,7 +196,7 @@ void ShapePanelWidget::syncFromState() {
         QSpinBox* spin = m_spinBoxes[static_cast<std::size_t>(i)];
         if (spin->value() != m_state->shape()[i]) {
             const QSignalBlocker block(spin);
-            spin->setValue(clampToInt(m_state->shape()[i]));
+            spin->setValue(spinBoxValue(m_state->shape()[i]));
         }
     }
 }

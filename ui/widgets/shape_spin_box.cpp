@@ -4,6 +4,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QToolTip>
+#include <algorithm>
 #include <limits>
 
 namespace tilescope {
@@ -20,17 +21,25 @@ std::optional<std::int64_t> typedInteger(QString text, const QLocale& locale) {
 
 }  // namespace
 
+int spinBoxValue(std::int64_t value) {
+    return static_cast<int>(std::clamp<std::int64_t>(value, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+
 ShapeSpinBox::ShapeSpinBox(ParameterSpec parameter, QWidget* parent) : QSpinBox(parent), m_parameter(std::move(parameter)) {
     // valueChanged on Enter, focus-out and arrow steps, not on each keystroke: typing 9999999 was seven
     // plans and seven undo steps.
     setKeyboardTracking(false);
+    setGroupSeparatorShown(true);
+}
+
+void ShapeSpinBox::setParameter(ParameterSpec parameter) {
+    m_parameter = std::move(parameter);
+    setRange(spinBoxValue(m_parameter.minimum), spinBoxValue(m_parameter.maximum));
 }
 
 void ShapeSpinBox::stepBy(int steps) {
     // QSpinBox's own stepBy adds steps x singleStep; here a step is a move to the next accepted value.
-    const std::int64_t next = steppedValue(m_parameter, value(), steps);
-    constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
-    setValue(static_cast<int>(std::min(next, kIntMax)));
+    setValue(spinBoxValue(steppedValue(m_parameter, value(), steps)));
     setRefusal({});
     selectAll();
 }

@@ -12,13 +12,17 @@
 
 namespace tilescope {
 
+// A parameter's 64-bit value as a QSpinBox's int, clamped to int's range.
+int spinBoxValue(std::int64_t value);
+
 class ShapeSpinBox : public QSpinBox {
     Q_OBJECT
 public:
     explicit ShapeSpinBox(ParameterSpec parameter, QWidget* parent = nullptr);
     void stepBy(int steps) override;
-    // A box whose parameter changes (a Boundaries or Tiles axis end) steps by the new one's rule.
-    void setParameter(ParameterSpec parameter) { m_parameter = std::move(parameter); }
+    // A box whose parameter changes (a Boundaries or Tiles axis end) steps by the new one's rule and
+    // takes its range.
+    void setParameter(ParameterSpec parameter);
     // Any integer the user types stays in the editor until it is committed, in range or not.
     QValidator::State validate(QString& input, int& pos) const override;
     // The refusal shown now, empty when the last commit was accepted.
