@@ -289,8 +289,8 @@ void FindingBuilder::fallbackCommand(std::string_view axis) {
                     fromLog = true;
                 }
                 if (fromLog) m_finding.sweepShape = formatShape(shape, parameters);
-                m_finding.sweepCommand = "tilescope-cli sweep " + args + (fromLog ? " -s " + m_finding.sweepShape : std::string()) + " --x " +
-                                         m_finding.sweepAxis;
+                m_finding.sweepCommand = "tilescope-cli sweep " + args + (fromLog ? " -s " + m_finding.sweepShape : std::string()) +
+                                         " --x " + m_finding.sweepAxis;
                 m_finding.command = m_finding.sweepCommand;
             } else {
                 m_finding.command = "tilescope-cli plan " + args;
