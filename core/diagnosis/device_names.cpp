@@ -542,6 +542,23 @@ std::optional<ComputeCapability> capabilityAt(std::string_view lower, std::size_
     return ComputeCapability{*major, *minor};
 }
 
+// xformers' "... but your GPU has capability (8, 9) (too old)" at `at` (xformers v0.0.28
+// xformers/ops/fmha/common.py:375-376): torch.cuda.get_device_capability()'s tuple. The same reason's
+// "requires device with capability > (9, 0)" is the operator's need, not the GPU: only "gpu has" counts.
+std::optional<ComputeCapability> capabilityTupleAt(std::string_view lower, std::size_t at) {
+    std::size_t j = at + std::string_view("gpu has capability (").size();
+    std::size_t d = j;
+    while (d < lower.size() && isDigit(lower[d])) ++d;
+    if (d == j || !lower.substr(d).starts_with(", ")) return std::nullopt;
+    std::size_t m = d + 2;
+    while (m < lower.size() && isDigit(lower[m])) ++m;
+    if (m == d + 2 || m >= lower.size() || lower[m] != ')') return std::nullopt;
+    const auto major = toInt(lower.substr(j, d - j));
+    const auto minor = toInt(lower.substr(d + 2, m - d - 2));
+    if (!major || !minor) return std::nullopt;
+    return ComputeCapability{*major, *minor};
+}
+
 }  // namespace
 
 namespace {
@@ -551,6 +568,7 @@ std::optional<ComputeCapability> findArchitectureLower(std::string_view lower) {
         if (auto cc = smAt(lower, at)) return cc;
     for (std::size_t at = lower.find("compute capability"); at != std::string::npos; at = lower.find("compute capability", at + 1))
         if (auto cc = capabilityAt(lower, at)) return cc;
+    if (const auto at = lower.find("gpu has capability ("); at != std::string::npos) return capabilityTupleAt(lower, at);
     return std::nullopt;
 }
 

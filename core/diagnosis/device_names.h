@@ -17,7 +17,7 @@
 namespace tilescope {
 
 // An architecture named in text: "sm_89", "sm_100a", "SM120", "has compute capability 7.5",
-// "Compute Capability: 9.0".
+// "Compute Capability: 9.0", xformers' "your GPU has capability (8, 9)".
 std::optional<ComputeCapability> findArchitecture(std::string_view text);
 
 // The GPUs named on one line of a log.
