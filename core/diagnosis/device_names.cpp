@@ -328,12 +328,15 @@ std::vector<NameHit> findNames(std::string_view line, const ProductCatalog& cata
         const std::size_t begin = tokens[i].begin, end = tokens[bestEnd].end;
         const int count = countAround(line, begin, end);
         if (best->bareNumber && bestEnd == i && count == 0) {
-            // "3090" alone: a GPU only with a GPU word on the line, and not inside a time or a port.
+            // "3090" alone: a GPU only with a GPU word on the line, or owned ("my 3090": people name their
+            // card so, Knowledgator/TurboT5#8), and not inside a time or a port.
             const bool glued =
                 (begin > 0 && (line[begin - 1] == ':' || line[begin - 1] == '.' || line[begin - 1] == '/' || line[begin - 1] == '-')) ||
                 (end < line.size() && (line[end] == ':' || line[end] == '.' || line[end] == '/'));
+            const std::string before = lowercaseAscii(line.substr(begin >= 4 ? begin - 4 : 0, std::min<std::size_t>(begin, 4)));
+            const bool owned = before.ends_with("my ") && (before.size() < 4 || !isAlnum(before.front()));
             if (!gpuWords) gpuWords = mentionsGpu(lowercaseAscii(line));
-            if (glued || !*gpuWords) continue;
+            if (glued || (!*gpuWords && !owned)) continue;
         }
         if (bestEnd + 1 < tokens.size() && among(kOtherVariantWords, tokens[bestEnd + 1].text)) {
             NameHit variant;

@@ -229,5 +229,15 @@ TEST(DeviceNames, XformersCapabilityTupleIsTheGpus) {
     EXPECT_EQ(*cc, (ComputeCapability{8, 9}));
 }
 
+// "my 3090" names the writer's card with no GPU word on the line (Knowledgator/TurboT5#8): with
+// nothing better in the log it is the device, and the printed limit (101,376 B) agrees with it.
+TEST(DeviceNames, AnOwnedBareNumberIsTheWritersGpu) {
+    EXPECT_EQ(idsOf("I get this error with my 3090, tried updating triton etc. didn't get to work."), Ids{"rtx-3090"});
+    auto diagnosis = diagnoseText(readLog("turbot5_8_my_3090.log"), builtinKernels(), db());
+    ASSERT_TRUE(diagnosis.ok());
+    ASSERT_EQ(diagnosis->findings.size(), 1u);
+    EXPECT_EQ(diagnosis->findings.front().deviceId, "rtx-3090");
+}
+
 }  // namespace
 }  // namespace tilescope
