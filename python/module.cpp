@@ -125,12 +125,12 @@ py::tuple planCall(const std::string& kernel, const std::string& variant, const 
 // `check-model CONFIG --json` with --device, --batch, --seq and --attention (empty: the CLI's default);
 // `configText` (JSON of a Python dict) stands for a file when given.
 py::tuple checkModel(const std::string& path, const std::optional<std::string>& configText, const std::string& device,
-                     const std::string& batches, const std::string& seqs, const std::string& attention) {
+                     const std::string& batches, const std::string& seqs, const std::string& attention, const std::string& stack) {
     std::optional<ModelCheck> check;
     {
         py::gil_scoped_release release;
         check = frontend::modelCheck(path, configText, device, batches, seqs,
-                                     attention.empty() ? frontend::defaultAttentionVariant() : attention, "");
+                                     attention.empty() ? frontend::defaultAttentionVariant() : attention, stack);
     }
     return py::make_tuple(modelCheckToJson(*check).dump(), firstFailure(*check));
 }
@@ -200,7 +200,7 @@ PYBIND11_MODULE(_tilescope, m) {
           py::arg("y"), py::arg("threads"));
     m.def("diagnose", &diagnose, py::arg("text"), py::arg("model") = "");
     m.def("check_model", &checkModel, py::arg("path"), py::arg("config_text"), py::arg("device"), py::arg("batches"), py::arg("seqs"),
-          py::arg("attention"));
+          py::arg("attention"), py::arg("stack") = "");
     m.def("check_model_backends", &checkModelBackends, py::arg("path"), py::arg("config_text"), py::arg("devices"), py::arg("batches"),
           py::arg("seqs"), py::arg("train"));
     m.def("check_launch", &checkLaunch, py::arg("input"), py::arg("text"), py::arg("format"), py::arg("block"), py::arg("grid"),

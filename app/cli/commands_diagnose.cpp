@@ -14,6 +14,7 @@
 #include "core/diagnosis/model_catalog.h"
 #include "core/diagnosis/model_check.h"
 #include "core/model/text_format.h"
+#include "kernels/awq_gemm/plan.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope::cli {
@@ -266,9 +267,12 @@ void addCheckModelCommand(CLI::App& app, int& exitCode) {
     auto* seq = command->add_option("--seq", o->seqs, "sequence lengths, comma-separated (1 = decode; --backends: 2048 by default)")
                     ->capture_default_str();
     command->add_option("--attention", o->attentionVariant, attentionHelp)->capture_default_str();
+    // The thresholds come from the planner, so the help cannot drift from what check-model plans.
+    const auto from = [](int variant) { return std::to_string(AwqGemmFamily::stackDispatch(variant)->dequantizeFromM); };
     command->add_option("--stack", o->stack,
-                        "the stack that runs a GEMM-packed checkpoint: autoawq (dequantize + cuBLAS from M = 1024), vllm (from "
-                        "256 tokens) or llm-awq (the GEMM kernel at every M); default: quantization_config.backend, else autoawq");
+                        "the stack that runs a GEMM-packed checkpoint: autoawq (dequantize + cuBLAS from M = " +
+                            from(AwqGemmFamily::AutoAwq) + "), vllm (from " + from(AwqGemmFamily::Vllm) +
+                            " tokens) or llm-awq (the GEMM kernel at every M); default: quantization_config.backend, else autoawq");
     command->add_flag("--json", o->json, "{\"model\", \"device\", \"layers\": [...], \"summary\", \"pass\"}");
     command->add_flag("--backends", o->backends,
                       "the backend matrix instead: every attention backend and quantized GEMM that applies, by device, with the "

@@ -165,6 +165,16 @@ bool JsonReader::boolean(const char* key) {
     return value->get<bool>();
 }
 
+std::optional<bool> JsonReader::optionalBoolean(const char* key) {
+    const json* value = member(key, false);
+    if (!value || value->is_null()) return std::nullopt;
+    if (!value->is_boolean()) {
+        fail(pointerOf(key), "expected true or false, got " + describeJsonValue(*value));
+        return std::nullopt;
+    }
+    return value->get<bool>();
+}
+
 Dim3 JsonReader::dim3(const char* key, std::int64_t maximum) {
     Dim3 out;
     const json* value = member(key, true);

@@ -31,6 +31,7 @@ public:
     std::string text(const char* key);
     std::optional<std::string> optionalText(const char* key);  // absent or null -> nullopt
     bool boolean(const char* key);
+    std::optional<bool> optionalBoolean(const char* key);  // absent or null -> nullopt
     Dim3 dim3(const char* key, std::int64_t maximum);
     // The member, or nullptr (with an error unless optional and absent/null).
     const nlohmann::ordered_json* object(const char* key, bool optional = false);

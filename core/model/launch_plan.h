@@ -1,6 +1,7 @@
 // LaunchPlan: what one kernel call at one shape on one device does, or why it fails.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -119,6 +120,11 @@ struct LaunchPlan {
     // head_dim not a multiple of 8, no tile fits...): grid, block and shared memory are then not a
     // launch at all, only their defaults, and nothing should draw them as one.
     bool hasLaunch() const { return !kernelSymbol.empty(); }
+    // True when a library (cuBLAS) picks one of the call's launches at run time: the dispatch the
+    // Boundaries map draws as a line and the cliff finder names.
+    bool callsLibrary() const {
+        return std::any_of(extraLaunches.begin(), extraLaunches.end(), [](const ExtraLaunch& e) { return e.chosenByLibrary(); });
+    }
     std::int64_t threadsPerBlock() const { return block.volume(); }
     std::int64_t totalSmem() const { return staticSmem + dynamicSmem; }
 };

@@ -203,8 +203,7 @@ void evaluateRows(BoundaryMap& map, int rowBegin, int rowEnd) {
             cell.gridBlocks = plan.verdict >= Verdict::InvalidLaunch ? plan.grid.volume() : 0;
             cell.paddingWaste = static_cast<float>(plan.paddingWaste);
             cell.splits = plan.splitK;
-            cell.callsLibrary =
-                std::any_of(plan.extraLaunches.begin(), plan.extraLaunches.end(), [](const ExtraLaunch& e) { return e.chosenByLibrary(); });
+            cell.callsLibrary = plan.callsLibrary();
         }
     }
 }

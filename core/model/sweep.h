@@ -50,7 +50,7 @@ struct BoundaryCell {
     // LaunchPlan::splitK of the cell's plan (split-K, or num_splits of a split-KV kernel); 1 = one pass.
     int splits = 1;
     // The call hands work to a library after its own kernel (a stack's dispatch: dequantize + cuBLAS
-    // GEMM, ExtraLaunch::chosenByLibrary). Not saved in trace files: a reopened map lacks it.
+    // GEMM, ExtraLaunch::chosenByLibrary). Saved as "calls_library" only where true.
     bool callsLibrary = false;
 };
 

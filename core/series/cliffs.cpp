@@ -24,10 +24,6 @@ std::optional<long long> wholeWaves(const LaunchPlan& plan) {
     return static_cast<long long>(std::ceil(plan.occupancy->waves));
 }
 
-bool callsLibrary(const LaunchPlan& plan) {
-    return std::any_of(plan.extraLaunches.begin(), plan.extraLaunches.end(), [](const ExtraLaunch& e) { return e.chosenByLibrary(); });
-}
-
 bool measured(const SweepPoint& point) { return point.timeUs > 0 && std::isfinite(point.timeUs); }
 
 }  // namespace
@@ -38,7 +34,7 @@ std::string planDifference(const LaunchPlan& before, const LaunchPlan& after, co
     if (before.variant != after.variant) changes.push_back("variant " + arrow(before.variant, after.variant));
     // A stack's dispatch (awq_gemm autoawq / vllm): from its threshold the call hands the GEMM to a library
     // after a kernel of its own; the planner names the switch in the tile ("dequantize + GEMM from M = 1024").
-    const bool libraryBefore = callsLibrary(before), libraryAfter = callsLibrary(after);
+    const bool libraryBefore = before.callsLibrary(), libraryAfter = after.callsLibrary();
     if (libraryBefore != libraryAfter) {
         changes.push_back("dispatch: " + std::string(libraryAfter ? after.tile : before.tile) +
                           (libraryAfter ? "" : " ends (" + std::string(after.tile.empty() ? after.kernelSymbol : after.tile) + ")"));

@@ -181,6 +181,8 @@ ordered_json boundaryMapToJson(const BoundaryMap& map) {
             c["occupancy_pct"] = cell.occupancyPct >= 0 ? ordered_json(cell.occupancyPct) : ordered_json(nullptr);
             c["padding_waste"] = cell.paddingWaste;
             c["splits"] = cell.splits;
+            // Only where a stack's dispatch hands the call to a library, so maps without one are unchanged.
+            if (cell.callsLibrary) c["calls_library"] = true;
             cells.push_back(std::move(c));
         }
     }
@@ -689,6 +691,7 @@ Result<BoundaryMap> boundaryMapFromJson(const ordered_json& j, const KernelRegis
             cell.tileIndex = static_cast<signed char>(r.optionalInteger("tile_index", -1, 127).value_or(-1));
             // Absent in maps written before split-KV: one pass.
             cell.splits = static_cast<int>(r.optionalInteger("splits", 1, kMaxSplitsRead).value_or(1));
+            cell.callsLibrary = r.optionalBoolean("calls_library").value_or(false);
         }
     }
     return finish(std::move(map), error);

@@ -242,8 +242,8 @@ bool readAxis(dom::element e, const ParameterList& parameters, SweepAxis& axis) 
 }
 
 // boundaryMapFromJson, with the cells read here.
-constexpr std::array<std::string_view, 9> kCellFields = {
-    "x", "y", "verdict", "smem", "grid_blocks", "occupancy_pct", "padding_waste", "tile_index", "splits"};
+constexpr std::array<std::string_view, 10> kCellFields = {
+    "x", "y", "verdict", "smem", "grid_blocks", "occupancy_pct", "padding_waste", "tile_index", "splits", "calls_library"};
 
 // A cell as read: its x and y are checked against the map's axes once the map is built (the
 // writer puts "device_spec" after "cells").
@@ -277,6 +277,11 @@ bool readCell(dom::element e, ReadCell& out) {
     if (!optionalInteger(f[7], -1, 127, tile) || !optionalInteger(f[8], 1, kMaxSplitsRead, splits)) return false;
     cell.tileIndex = static_cast<signed char>(tile.value_or(-1));
     cell.splits = static_cast<int>(splits.value_or(1));
+    if (f[9] && !isNull(f[9])) {
+        bool library = false;
+        if (f[9]->get_bool().get(library)) return false;
+        cell.callsLibrary = library;
+    }
     return true;
 }
 

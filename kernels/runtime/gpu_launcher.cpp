@@ -240,9 +240,17 @@ RunResult runOnGpu(const KernelChoice& kernel, const LaunchPlan& plan, const Run
             for (int i = 0; i < options.repeats; ++i) {
                 flusher.evict(i);
                 cudaEventRecord(start, nullptr);
-                if (cudaLaunchKernelExC(&config, function, args) != cudaSuccess ||
-                    launchExtraKernels(extras, args, **inputs, libraryError) != cudaSuccess)
+                cudaError_t repeat = cudaLaunchKernelExC(&config, function, args);
+                if (repeat == cudaSuccess) repeat = launchExtraKernels(extras, args, **inputs, libraryError);
+                if (repeat != cudaSuccess) {
+                    // The checked call ran; a timing repeat that fails must say so, not leave fewer samples
+                    // behind with no word of why (a cuBLAS call can fail on its workspace here).
+                    const std::string why = libraryError.empty() ? std::string(cudaGetErrorString(repeat)) : libraryError;
+                    outcome.synchronize = {"timing repeat failed", "repeat " + std::to_string(i + 1) + ": " + why,
+                                           static_cast<int>(repeat)};
+                    cudaGetLastError();
                     break;
+                }
                 cudaEventRecord(stop, nullptr);
                 bool repeatTimedOut = false;
                 if (waitFor(stop, options.timeoutSeconds, repeatTimedOut) != cudaSuccess) {

@@ -173,20 +173,25 @@ def _config_source(config):
     return os.fspath(config), None
 
 
-def _model_check(config, device, batch, seq, attention):
+def _model_check(config, device, batch, seq, attention, stack=None):
     path, text = _config_source(config)
-    result, failure = _core.check_model(path, text, _text(device), _list_text(batch), _list_text(seq), _text(attention))
+    result, failure = _core.check_model(path, text, _text(device), _list_text(batch), _list_text(seq), _text(attention),
+                                        _text(stack))
     return Record(json.loads(result)), failure
 
 
-def check_model(config, device=None, batch=(1, 8, 64), seq=None, attention=None, backends=False, devices=None, train=False):
-    """``check-model CONFIG -d DEVICE --batch B,... --seq S,... [--attention VARIANT] --json``.
+def check_model(config, device=None, batch=(1, 8, 64), seq=None, attention=None, backends=False, devices=None, train=False,
+                stack=None):
+    """``check-model CONFIG -d DEVICE --batch B,... --seq S,... [--attention VARIANT] [--stack STACK] --json``.
     ``config``: a config.json, a checkpoint folder, or the config as a dict. ``devices``: a list of
     devices gives one result per device. ``seq`` defaults to 1 (decode), as the CLI's.
     ``backends=True``: ``check-model CONFIG --backends [--devices ...] [--train] --json``, the matrix of
     every attention backend and quantized GEMM by device (``devices`` or ``device``; none: one GPU of
-    each generation); ``seq`` then defaults to a 2,048-token prompt, as the CLI's."""
+    each generation); ``seq`` then defaults to a 2,048-token prompt, as the CLI's. ``stack``: the stack
+    that runs a GEMM-packed AWQ checkpoint (``autoawq``, ``vllm`` or ``llm-awq``; ``--stack``)."""
     if backends:
+        if stack is not None:
+            raise ValueError("--stack applies to the model check, not to --backends")
         if device is not None and devices is not None:
             raise ValueError("--backends takes --devices (or one -d), not both")
         chosen = devices if devices is not None else device
@@ -198,8 +203,8 @@ def check_model(config, device=None, batch=(1, 8, 64), seq=None, attention=None,
         raise ValueError("--devices and --train apply to --backends")
     seq = seq if seq is not None else (1,)
     if devices is not None and not isinstance(devices, str):
-        return [check_model(config, d, batch, seq, attention) for d in devices]
-    return _model_check(config, device if devices is None else devices, batch, seq, attention)[0]
+        return [check_model(config, d, batch, seq, attention, stack=stack) for d in devices]
+    return _model_check(config, device if devices is None else devices, batch, seq, attention, stack)[0]
 
 
 def _looks_like_path(value):
@@ -233,11 +238,11 @@ def import_kineto(path, device=None):
     return Record(json.loads(_core.import_kineto(os.fspath(path), _text(device))))
 
 
-def _ladder(largest):
+def _ladder(largest, name):
     # 1, 2, 4, ... below `largest`, then `largest`: the sizes a serving stack's batches pass through.
     largest = int(largest)
     if largest < 1:
-        raise ValueError(f"{largest} must be at least 1")
+        raise ValueError(f"{name}={largest}: it must be at least 1")
     values, v = [], 1
     while v < largest:
         values.append(v)
@@ -245,13 +250,13 @@ def _ladder(largest):
     return values + [largest]
 
 
-def preflight(config, device=None, max_batch=1, max_seq=1, backend=None):
+def preflight(config, device=None, max_batch=1, max_seq=1, backend=None, stack=None):
     """Refuse a configuration before its first launch: raises ``LaunchError`` naming the first
     failing layer, the limit, the shape and the fix; returns the check when everything launches.
 
     ``config`` is a model (a config.json, a checkpoint folder or a dict), checked as ``check-model``
     at the batches 1, 2, 4, ... up to ``max_batch`` and the sequence lengths 1, 2, 4, ... up to
-    ``max_seq`` (``backend``: the attention variant, ``--attention``). A shape that fails only between
+    ``max_seq`` (``backend``: the attention variant, ``--attention``; ``stack``: ``--stack``). A shape that fails only between
     those points is not seen. ``config`` may instead be one kernel call, a dict with "kernel" (and
     "variant", the shape's parameters), planned at exactly that shape as ``plan`` does."""
     if isinstance(config, dict) and "kernel" in config:
@@ -262,7 +267,7 @@ def preflight(config, device=None, max_batch=1, max_seq=1, backend=None):
         if failure is not None:
             raise LaunchError(failure, result)
         return result
-    check, failure = _model_check(config, device, _ladder(max_batch), _ladder(max_seq), backend)
+    check, failure = _model_check(config, device, _ladder(max_batch, "max_batch"), _ladder(max_seq, "max_seq"), backend, stack)
     if failure is not None:
         raise LaunchError(failure, check)
     return check

@@ -305,6 +305,31 @@ TEST(TraceIo, TheSimdjsonReaderReadsASessionTraceAsTheDomReader) {
     expectSameReading(twoCells, "cells first, and twice");
 }
 
+// The Boundaries map's dispatch line (awq_gemm autoawq: dequantize + cuBLAS from M = 1024) comes from
+// the cells' callsLibrary flag; a saved map must reopen with it, through both readers.
+TEST(TraceIo, AStacksDispatchSurvivesTheRoundTrip) {
+    const DeviceSpec& h200 = *DeviceDatabase::embedded().find("h200");
+    const KernelChoice autoawq = resolveKernel(builtinKernels(), "awq_gemm", "autoawq").value();
+    BoundaryMap map(autoawq, h200, Shape::defaults(autoawq.family->parameters()),
+                    parseSweepAxis("M=256:4096:x2", autoawq.family->parameters()).value(), std::nullopt);
+    evaluateBoundaryMap(map, {});
+    std::vector<bool> dispatched;
+    for (int ix = 0; ix < map.width(); ++ix) dispatched.push_back(map.cell(ix, 0).callsLibrary);
+    ASSERT_EQ(dispatched, (std::vector<bool>{false, false, true, true, true})) << "M = 256, 512 below AutoAWQ's 1024; 1024-4096 from it";
+    Trace trace;
+    trace.addDevice(h200);
+    trace.sweeps.push_back(map);
+    const std::string text = traceToText(trace);
+    expectSameReading(text, "dispatch map");
+    auto read = readText(text);
+    ASSERT_TRUE(read.ok()) << read.error();
+    for (int ix = 0; ix < map.width(); ++ix)
+        EXPECT_EQ(read->sweeps[0].cell(ix, 0).callsLibrary, dispatched[static_cast<std::size_t>(ix)]) << "cell " << ix;
+    auto bad = traceToJson(trace);
+    bad["sweeps"][0]["cells"][2]["calls_library"] = "yes";
+    EXPECT_FALSE(readText(bad.dump()).ok());
+}
+
 TEST(TraceIo, ASharedStringReadsAndComparesAsItsText) {
     const SharedString name("void gemm_kernel<128>()");
     const SharedString copy = name;

@@ -191,3 +191,32 @@ def test_preflight_checks_sequence_lengths_too():
     else:
         with pytest.raises(tilescope.LaunchError):
             tilescope.preflight(gemma, device="t4", max_seq=2048)
+
+
+# --stack from Python: the Gemma AWQ checkpoint around vLLM's 256 tokens and AutoAWQ's M = 1024, as
+# the CLI's check-model (golden check_model_gemma_h200_vllm); the stacks differ at M = 256.
+@pytest.mark.parametrize("stack", ["vllm", "autoawq", "llm-awq"])
+def test_check_model_stack_equals_the_cli(stack):
+    path = f"{MODELS}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json"
+    cli = run_cli("check-model", path, "-d", "h200", "--batch", "1", "--seq", "255,256,1023,1024", "--stack", stack, "--json")
+    assert tilescope.check_model(path, device="h200", batch=[1], seq=[255, 256, 1023, 1024], stack=stack).to_dict() == cli.json
+
+
+def test_check_model_stacks_differ_where_vllm_dispatches():
+    path = f"{MODELS}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json"
+    plans = {stack: tilescope.check_model(path, device="h200", batch=[1], seq=[256], stack=stack).to_dict()
+             for stack in ("vllm", "llm-awq")}
+    assert plans["vllm"] != plans["llm-awq"]
+
+
+def test_check_model_refuses_an_unknown_stack_as_the_cli():
+    path = f"{MODELS}/TechxGenus__gemma-1.1-2b-it-AWQ__config.json"
+    with pytest.raises(ValueError) as raised:
+        tilescope.check_model(path, stack="tgi")
+    assert str(raised.value) == run_cli("check-model", path, "--stack", "tgi", "--json").error
+
+
+def test_preflight_names_the_argument_it_refuses():
+    with pytest.raises(ValueError) as raised:
+        tilescope.preflight(GEMV_MODEL, device="rtx-5090", max_batch=0)
+    assert str(raised.value).startswith("max_batch=0")
