@@ -17,7 +17,8 @@ public:
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override;
     bool hasBf16Kernels() const override { return true; }
-    std::string_view splitName() const override { return "num_splits"; }  // FA2's split-KV count
+    bool variantHasDeviceCode(int variant) const override { return variant != Fa2Bwd; }  // fa2_bwd: backward.cpp models upstream's
+    std::string_view splitName() const override { return "num_splits"; }                 // FA2's split-KV count
     ModelCall modelCall() const override { return ModelCall::Attention; }
     BackendRole backendRole(int variant) const override;
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp

@@ -94,5 +94,14 @@ TEST(AttentionFa2Bwd, V283_GridYIsBatch) {
     EXPECT_EQ(p.limit->name, "max_grid_dim_y");
 }
 
+// Tilescope builds no backward kernel: fa2_bwd is the one attention variant with nothing to run, so
+// run, sweep --run and GPU > Run refuse it (KernelChoice::hasDeviceCode).
+TEST(AttentionFa2Bwd, HasNoDeviceCodeUnlikeTheForward) {
+    EXPECT_FALSE(test::kernel("attention", "fa2_bwd").hasDeviceCode());
+    EXPECT_TRUE(test::kernel("attention", "fa2").hasDeviceCode());
+    EXPECT_TRUE(test::kernel("attention", "sm120_tile_search").hasDeviceCode());
+    EXPECT_FALSE(test::kernel("xformers", "memory_efficient").hasDeviceCode());
+}
+
 }  // namespace
 }  // namespace tilescope
