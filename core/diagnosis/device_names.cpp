@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <set>
 #include <unordered_map>
@@ -327,12 +328,15 @@ std::vector<NameHit> findNames(std::string_view line, const ProductCatalog& cata
         const std::size_t begin = tokens[i].begin, end = tokens[bestEnd].end;
         const int count = countAround(line, begin, end);
         if (best->bareNumber && bestEnd == i && count == 0) {
-            // "3090" alone: a GPU only with a GPU word on the line, and not inside a time or a port.
+            // "3090" alone: a GPU only with a GPU word on the line, or owned ("my 3090": people name their
+            // card so, Knowledgator/TurboT5#8), and not inside a time or a port.
             const bool glued =
                 (begin > 0 && (line[begin - 1] == ':' || line[begin - 1] == '.' || line[begin - 1] == '/' || line[begin - 1] == '-')) ||
                 (end < line.size() && (line[end] == ':' || line[end] == '.' || line[end] == '/'));
+            const std::string before = lowercaseAscii(line.substr(begin >= 4 ? begin - 4 : 0, std::min<std::size_t>(begin, 4)));
+            const bool owned = before.ends_with("my ") && (before.size() < 4 || !isAlnum(before.front()));
             if (!gpuWords) gpuWords = mentionsGpu(lowercaseAscii(line));
-            if (glued || !*gpuWords) continue;
+            if (glued || (!*gpuWords && !owned)) continue;
         }
         if (bestEnd + 1 < tokens.size() && among(kOtherVariantWords, tokens[bestEnd + 1].text)) {
             NameHit variant;
@@ -476,10 +480,11 @@ void keepThoseTheLimitAgreesWith(std::vector<DeviceMention>& mentions, const Log
     auto agrees = [&](const std::string& id) { return limits.count(devices.find(id)->smemPerBlockOptin) > 0; };
     bool anyDisagrees = false;
     for (const auto& m : mentions)
-        for (const auto& id : m.ids) anyDisagrees = anyDisagrees || !agrees(id);
+        for (const auto& id : m.ids) anyDisagrees = anyDisagrees || (!m.required && !agrees(id));
     if (!anyDisagrees) return;
     std::vector<std::string> dropped;
     for (auto& m : mentions) {
+        if (m.required) continue;  // a GPU the text requires is not a candidate for the log's device
         std::vector<std::string> kept;
         for (const auto& id : m.ids) {
             if (agrees(id)) kept.push_back(id);
@@ -489,8 +494,8 @@ void keepThoseTheLimitAgreesWith(std::vector<DeviceMention>& mentions, const Log
     }
     std::vector<DeviceMention> out;
     for (auto& m : mentions) {
-        if (m.ids.empty() && !m.architectureOnly) continue;
-        if (!m.ids.empty()) {
+        if (m.ids.empty() && !m.architectureOnly && !m.required) continue;
+        if (!m.ids.empty() && !m.required) {
             std::set<std::int64_t> its;
             for (const auto& id : m.ids) its.insert(devices.find(id)->smemPerBlockOptin);
             std::string printed;
@@ -542,6 +547,23 @@ std::optional<ComputeCapability> capabilityAt(std::string_view lower, std::size_
     return ComputeCapability{*major, *minor};
 }
 
+// xformers' "... but your GPU has capability (8, 9) (too old)" at `at` (xformers v0.0.28
+// xformers/ops/fmha/common.py:375-376): torch.cuda.get_device_capability()'s tuple. The same reason's
+// "requires device with capability > (9, 0)" is the operator's need, not the GPU: only "gpu has" counts.
+std::optional<ComputeCapability> capabilityTupleAt(std::string_view lower, std::size_t at) {
+    std::size_t j = at + std::string_view("gpu has capability (").size();
+    std::size_t d = j;
+    while (d < lower.size() && isDigit(lower[d])) ++d;
+    if (d == j || !lower.substr(d).starts_with(", ")) return std::nullopt;
+    std::size_t m = d + 2;
+    while (m < lower.size() && isDigit(lower[m])) ++m;
+    if (m == d + 2 || m >= lower.size() || lower[m] != ')') return std::nullopt;
+    const auto major = toInt(lower.substr(j, d - j));
+    const auto minor = toInt(lower.substr(d + 2, m - d - 2));
+    if (!major || !minor) return std::nullopt;
+    return ComputeCapability{*major, *minor};
+}
+
 }  // namespace
 
 namespace {
@@ -551,7 +573,54 @@ std::optional<ComputeCapability> findArchitectureLower(std::string_view lower) {
         if (auto cc = smAt(lower, at)) return cc;
     for (std::size_t at = lower.find("compute capability"); at != std::string::npos; at = lower.find("compute capability", at + 1))
         if (auto cc = capabilityAt(lower, at)) return cc;
+    if (const auto at = lower.find("gpu has capability ("); at != std::string::npos) return capabilityTupleAt(lower, at);
     return std::nullopt;
+}
+
+// Whether the name at `begin` on line `index` is a GPU the text requires rather than the one it runs
+// on: "requires A100/A800 or H100/H800", "only supports H100", "is only supported on the A100 GPU",
+// "needs an A100" before it, in the same sentence (which may start on the line before: a message
+// wrapped there), with a few words at most between and none that turn to the writer's own GPU ("but I
+// have", "my", "using"). A sentence ends at '.', '!' or '?' before a blank, the line's end or a capital
+// ("requires A100 or H100.Can it support the A40?" names the A40 as the writer's).
+bool requiredBefore(const LogText& log, int index, std::size_t begin) {
+    constexpr std::size_t kMaxWordsBetween = 6;
+    static constexpr std::array<std::string_view, 8> kTriggers{
+        "requires ", "require ", "required ", "needs ", "only supports ", "only support ", "only supported on ", "only supported by "};
+    static constexpr std::array<std::string_view, 8> kOwnGpu{" my ", " i ", " i'm ", " have ", " using ", " but ", " while ", " on "};
+    auto sentenceStart = [](std::string_view text) -> std::optional<std::size_t> {
+        for (std::size_t at = text.size(); at-- > 0;) {
+            if (text[at] != '.' && text[at] != '!' && text[at] != '?') continue;
+            if (at + 1 == text.size() || text[at + 1] == ' ' || std::isupper(static_cast<unsigned char>(text[at + 1]))) return at + 1;
+        }
+        return std::nullopt;
+    };
+    const std::string_view line = log.line(index);
+    std::string sentence(line.substr(0, begin));
+    if (const auto start = sentenceStart(sentence)) {
+        sentence.erase(0, *start);
+    } else if (index > 0 && sentence.find(':') == std::string::npos) {  // began on the line before: a wrapped message
+        // (a line that labels its own record, "GPU 0: NVIDIA H100", is no continuation)
+        const std::string_view previous = log.line(index - 1);
+        const auto previousStart = sentenceStart(previous);
+        if (!previousStart || *previousStart < previous.size())
+            sentence = std::string(previous.substr(previousStart.value_or(0))) + " " + sentence;
+    }
+    sentence = lowercaseAscii(sentence);
+    std::size_t trigger = std::string::npos, triggerEnd = 0;
+    for (const std::string_view word : kTriggers) {  // the last trigger; the longest of those starting there
+        const auto at = sentence.rfind(word);
+        if (at == std::string::npos || (trigger != std::string::npos && at < trigger)) continue;
+        triggerEnd = (at == trigger) ? std::max(triggerEnd, at + word.size()) : at + word.size();
+        trigger = at;
+    }
+    if (trigger == std::string::npos) return false;
+    const std::string between = " " + sentence.substr(triggerEnd) + " ";
+    if (std::any_of(kOwnGpu.begin(), kOwnGpu.end(), [&](std::string_view w) { return between.find(w) != std::string::npos; })) return false;
+    std::size_t words = 0;
+    for (std::size_t at = 1; at < between.size(); ++at)
+        if (between[at] != ' ' && between[at - 1] == ' ') ++words;
+    return words <= kMaxWordsBetween;
 }
 
 }  // namespace
@@ -573,19 +642,29 @@ std::vector<std::string> matchProductName(std::string_view text, const DeviceDat
 std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDatabase& devices) {
     std::vector<DeviceMention> mentions;
     const ProductCatalog catalog(devices);
+    auto add = [](DeviceMention& mention, std::string_view line, const NameHit& hit) {
+        for (const auto& id : hit.ids)
+            if (std::find(mention.ids.begin(), mention.ids.end(), id) == mention.ids.end()) mention.ids.push_back(id);
+        mention.text += (mention.text.empty() ? "" : ", ") + writtenName(line, hit);
+        mention.count = std::max(mention.count, hit.count);
+        if (hit.variantOf && !mention.cc) mention.cc = hit.variantOf;
+    };
     for (int i = 0; i < log.lineCount(); ++i) {
         const std::string& line = log.line(i);
         const std::string& lower = log.lowerLine(i);
         DeviceMention mention;
         mention.line = i;
+        // The GPUs the text names as a requirement make a mention of their own, flagged.
+        DeviceMention required;
+        required.line = i;
+        required.required = true;
         if (mayNameGpu(lower, catalog))
-            for (const auto& hit : findNames(line, catalog)) {
-                for (const auto& id : hit.ids)
-                    if (std::find(mention.ids.begin(), mention.ids.end(), id) == mention.ids.end()) mention.ids.push_back(id);
-                mention.text += (mention.text.empty() ? "" : ", ") + writtenName(line, hit);
-                mention.count = std::max(mention.count, hit.count);
-                if (hit.variantOf && !mention.cc) mention.cc = hit.variantOf;
-            }
+            for (const auto& hit : findNames(line, catalog)) add(requiredBefore(log, i, hit.begin) ? required : mention, line, hit);
+        if (!required.ids.empty() || required.cc) {
+            ComputeCapability shared;
+            if (!required.cc && sharedArchitecture(required.ids, devices, &shared)) required.cc = shared;
+            mentions.push_back(std::move(required));
+        }
         if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
             if (auto cc = findArchitectureLower(lower)) mention.cc = cc;
         ComputeCapability shared;

@@ -17,7 +17,7 @@
 namespace tilescope {
 
 // An architecture named in text: "sm_89", "sm_100a", "SM120", "has compute capability 7.5",
-// "Compute Capability: 9.0".
+// "Compute Capability: 9.0", xformers' "your GPU has capability (8, 9)".
 std::optional<ComputeCapability> findArchitecture(std::string_view text);
 
 // The GPUs named on one line of a log.
@@ -28,11 +28,16 @@ struct DeviceMention {
     std::string text;                     // the names as written ("2x RTX2080Ti"), then why some were dropped
     int count = 0;                        // how many GPUs the line says ("8x", "x 8", "八卡"); 0 when it does not
     bool architectureOnly = false;        // an architecture ("Pascal class", "sm_86") and no product
+    // GPUs the text names as a requirement ("... requires A100/A800 or H100/H800", "only supports H100"),
+    // in the same sentence, a wrapped one included: GPUs that would pass, never the log's own. A line
+    // that names both makes two mentions, this one flagged.
+    bool required = false;
 };
 
-// Every GPU the log names, in line order. Several products on one line make one mention; when
-// the log prints an opt-in shared-memory limit ("Hardware limit: 101376"), products whose limit
-// differs are dropped if another named product has it, and the mention's text says so.
+// Every GPU the log names, in line order. Several products on one line make one mention (those it
+// requires one more, flagged `required`); when the log prints an opt-in shared-memory limit
+// ("Hardware limit: 101376"), products whose limit differs are dropped if another named product has
+// it, and the mention's text says so.
 std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDatabase& devices);
 
 // The database ids one piece of text names (see matchDeviceName in diagnosis.h); `matched` gets

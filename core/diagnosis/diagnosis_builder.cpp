@@ -180,6 +180,7 @@ void FindingBuilder::plan(std::string_view family, std::string_view variant, con
                           std::string_view axis, std::string note) {
     auto kernel = resolveKernel(m_scope.kernels, family, variant);
     if (!kernel) return;
+    if (!m_requiredText.empty()) return;
     const auto& parameters = kernel->family->parameters();
     Shape shape = Shape::defaults(parameters);
     for (const auto& v : values) {
@@ -273,11 +274,13 @@ void FindingBuilder::fallbackCommand(std::string_view axis) {
         if (kernel) {
             const auto& parameters = kernel->family->parameters();
             const int index = parameterIndex(parameters, axis);
-            const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) + " -d " + planDevice().id;
+            // No -d when the log names only GPUs it requires: the user's GPU is not known.
+            const std::string args = "-k " + m_finding.family + " -v " + std::string(kernel->variantName()) +
+                                     (m_requiredText.empty() ? " -d " + planDevice().id : std::string());
             if (index >= 0) {
                 const auto& spec = parameters[static_cast<std::size_t>(index)];
                 m_finding.sweepAxis = axisAround(spec, spec.defaultValue);
-                m_finding.sweepDevice = planDevice().id;
+                if (m_requiredText.empty()) m_finding.sweepDevice = planDevice().id;
                 // The figures the finding read off the log (a version, a dropout flag) hold the map at the
                 // log's rule; the rest of the shape stays the family's defaults.
                 Shape shape = Shape::defaults(parameters);
@@ -307,26 +310,14 @@ void FindingBuilder::resolveDevice(std::string_view matchedLine) {
     // The nearest product name at or before the error, else the first after it.
     const DeviceMention* product = nullptr;
     const DeviceMention* archMention = nullptr;
-    // A GPU the error names as a requirement ("... requires A100/A800 or H100/H800") is one that
-    // passes, never the one that failed: such a mention on the error line is not the log's device.
-    const std::string lowerMatched = lowercaseAscii(matchedLine);
-    auto requiredByTheError = [&](const DeviceMention& m) {
-        if (m.line != m_line || m.text.empty()) return false;
-        // Several GPUs on one line are one mention, their names joined with ", ": the first one found places it.
-        std::size_t at = std::string::npos;
-        std::string_view names = m.text;
-        while (!names.empty()) {
-            const auto comma = names.find(", ");
-            at = std::min(at, lowerMatched.find(lowercaseAscii(names.substr(0, comma))));
-            names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 2);
-        }
-        if (at == std::string::npos) return false;
-        for (const std::string_view word : {"requires ", "require ", "needs "})
-            if (const auto w = lowerMatched.find(word); w != std::string::npos && w < at) return true;
-        return false;
-    };
+    // A GPU the text names as a requirement ("... requires A100/A800 or H100/H800") is one that
+    // passes, never the one that failed (DeviceMention::required).
+    const DeviceMention* requiredMention = nullptr;
     for (const auto& m : m_scope.mentions) {
-        if (requiredByTheError(m)) continue;
+        if (m.required) {
+            if (!m.ids.empty() && (!requiredMention || m.line <= m_line)) requiredMention = &m;
+            continue;
+        }
         if (m.line <= m_line) {
             if (!m.ids.empty()) product = &m;
             if (m.cc) archMention = &m;
@@ -367,6 +358,13 @@ void FindingBuilder::resolveDevice(std::string_view matchedLine) {
     } else {
         m_planDevice = &devices.defaultDevice();
         m_deviceNote = " (the database default: the log names no known device)";
+        // The only GPUs named are ones the text requires: the default may well be one of them, so a
+        // plan on it would say the shape runs. Nothing is planned; the finding asks for the GPU.
+        if (requiredMention) {
+            m_requiredText = requiredMention->text;
+            m_finding.unknown =
+                "the log names no GPU of its own (" + m_requiredText + ": GPUs the text requires, which pass): give yours with -d";
+        }
     }
 }
 

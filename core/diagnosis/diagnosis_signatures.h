@@ -119,6 +119,7 @@ private:
     const DeviceSpec* m_planDevice = nullptr;
     bool m_deviceNamed = false;
     std::string m_deviceNote;
+    std::string m_requiredText;  // the GPUs the text requires, when it names no other: nothing is planned
     std::optional<int> m_cudaRuntime;
 };
 

@@ -134,20 +134,6 @@ void buildAttentionBackwardArch(FindingBuilder& b, const SvMatch& m) {
         b.plan("attention", "fa2_bwd", values, "head_dim");
     }
     b.fallbackCommand("head_dim");
-    // The text names the GPUs it requires (A100/A800, H100/H800): a device read from those words is
-    // not the one that failed. Drop it, and the -d it put in the commands.
-    if (!f.deviceText.empty() && f.message.find(f.deviceText) != std::string::npos) {
-        const std::string flag = " -d " + f.deviceId;
-        for (std::string* command : {&f.command, &f.sweepCommand})
-            if (const auto at = command->find(flag); at != std::string::npos) command->erase(at, flag.size());
-        f.unknown =
-            "the log names no GPU Tilescope reads (" + f.deviceText + " is in the message as a GPU that passes): give yours with -d";
-        f.deviceId.clear();
-        f.deviceText.clear();
-        f.arch.clear();
-        f.sweepDevice.clear();
-        f.plan.reset();
-    }
 }
 
 void planRejectedLaunch(FindingBuilder& b) {

@@ -1,5 +1,8 @@
 // What `diagnose` knows of FlashInfer: its dispatch texts for head dims and GQA group sizes, and the
-// "Invalid configuration" of a build compiled for a head dim its prefill kernels cannot tile.
+// "Invalid configuration" of a build compiled for a head dim its prefill kernels cannot tile. The head
+// dims and group sizes are the planner's (FlashInferFamily::kHeadDims, kDecodeGroups).
+#include <algorithm>
+
 #include "core/diagnosis/diagnosis_signatures.h"
 #include "core/model/text_format.h"
 #include "kernels/flashinfer/plan.h"
@@ -8,14 +11,18 @@ namespace tilescope {
 
 namespace {
 
+using F = FlashInferFamily;
+
 std::vector<DiagnosisValue> flashinferShape(const FindingBuilder& b) {
     auto values = known(b, {"batch", "heads", "head_dim"});
     if (auto kv = b.valueOf("kv_heads")) values.push_back({"kv_heads", *kv, 0, {}});
     return values;
 }
 
-// "Unsupported head_dim: 224" (utils.cuh DISPATCH_HEAD_DIM), or the prefill's "Invalid configuration :
-// num_frags_x=.. num_frags_y=.." of a build that was given the head dim anyway: num_frags_y x 16 is the head dim.
+// "<function> failed to dispatch head_dim 96" (the v0.1.x extension's DISPATCH_head_dim: prefill and
+// decode), "Unsupported head_dim: 96" (utils.cuh DISPATCH_HEAD_DIM: append_paged_kv_cache, rope,
+// merge_state), or the prefill's "Invalid configuration : num_frags_x=.. num_frags_y=.." of a build that
+// was given the head dim anyway: num_frags_y x 16 is the head dim.
 void buildFlashInferHeadDim(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
     const bool invalidConfiguration = f.signature == "flashinfer.invalid_configuration";
@@ -30,11 +37,15 @@ void buildFlashInferHeadDim(FindingBuilder& b, const SvMatch& m) {
     f.title = "FlashInfer has no kernel for head_dim" + (hd ? " " + str(*hd) : std::string());
     f.explanation = invalidConfiguration
                         ? "FlashInfer's prefill dispatch found no valid tile layout for this head dim (num_frags_y = head_dim / 16): "
-                          "its kernels are written for head dims 64, 128 and 256."
-                        : "FlashInfer's AOT wheels (v0.1.x) are compiled for head_dim 64, 128 and 256 only.";
-    f.fix = "pad the head dim to 256 or route attention to another backend (PyTorch SDPA, xformers, FlashAttention)";
+                          "its kernels are written for head dims " +
+                              F::listText(F::kHeadDims) + "."
+                        : "FlashInfer's AOT wheels (v0.1.x) are compiled for head_dim " + F::listText(F::kHeadDims) + " only.";
+    const auto above =
+        hd ? std::find_if(F::kHeadDims.begin(), F::kHeadDims.end(), [&](std::int64_t d) { return d > *hd; }) : F::kHeadDims.end();
+    const std::int64_t padTo = above != F::kHeadDims.end() ? *above : F::kHeadDims.back();
+    f.fix = "pad the head dim to " + str(padTo) + " or route attention to another backend (PyTorch SDPA, xformers, FlashAttention)";
     if (hd) {
-        f.limit = LimitHit{"head_dim", 256, *hd};
+        f.limit = LimitHit{"head_dim", F::kHeadDims.back(), *hd};
         b.plan("flashinfer", "prefill", flashinferShape(b), "head_dim");
     }
     b.fallbackCommand("head_dim");
@@ -49,15 +60,17 @@ void buildFlashInferGroup(FindingBuilder& b, const SvMatch& m) {
     const auto group = groupNumber(m, 1);
     b.value("gqa_group_size", group);
     f.title = "FlashInfer decode has no CUDA-core kernel for GQA group size" + (group ? " " + str(*group) : std::string());
-    f.explanation =
-        "FlashInfer's decode kernels are compiled for num_qo_heads / num_kv_heads in a fixed list (1, 2, 4, 8 in v0.1.x); other "
-        "group sizes need the tensor-core (prefill) path.";
+    f.explanation = "FlashInfer's decode kernels are compiled for num_qo_heads / num_kv_heads in a fixed list (" +
+                    F::listText(F::kDecodeGroups) + " in v0.1.x); other group sizes need the tensor-core (prefill) path.";
     f.fix = "use_tensor_cores=True for BatchDecodeWithPagedKVCacheWrapper (vLLM and SGLang set it for such models)";
     if (group) {
         std::vector<DiagnosisValue> values = known(b, {"head_dim"});
-        values.push_back({"heads", *group * 8, 0, {}});
-        values.push_back({"kv_heads", 8, 0, {}});
-        b.plan("flashinfer", "decode", values, "kv_heads", "the log gives the group size only: heads = group x 8 kv heads");
+        // The log gives the group only; 8 kv heads (Llama-3 8B / 70B's layout) stand in for the model's.
+        constexpr std::int64_t kvHeads = 8;
+        values.push_back({"heads", *group * kvHeads, 0, {}});
+        values.push_back({"kv_heads", kvHeads, 0, {}});
+        b.plan("flashinfer", "decode", values, "kv_heads",
+               "the log gives the group size only: heads = group x " + str(kvHeads) + " kv heads");
     }
     b.fallbackCommand("kv_heads");
 }
@@ -78,8 +91,8 @@ const DiagnosisSignatures* FlashInferFamily::diagnosisSignatures() const {
              buildFlashInferHeadDim},
             {112,
              "flashinfer.head_dim",
-             {"unsupported head_dim"},
-             R"(Unsupported head_dim: (\d+))",
+             {"failed to dispatch head_dim", "unsupported head_dim"},
+             R"((?:failed to dispatch head_dim |Unsupported head_dim: )(\d+))",
              V::UnsupportedShape,
              false,
              buildFlashInferHeadDim},

@@ -11,20 +11,10 @@ namespace tilescope {
 
 namespace {
 
-// flashinfer v0.1.6 include/flashinfer/utils.cuh:153-175, DISPATCH_HEAD_DIM: the wheels are compiled
-// for head_dim 64, 128 and 256; any other raises std::invalid_argument("Unsupported head_dim: <d>").
-// Used by both the prefill and the decode dispatch. (From v0.2 FlashInfer JIT-compiles other head
-// dims; those releases are not modelled here.)
-constexpr std::array<std::int64_t, 3> kHeadDims{64, 128, 256};
-// v0.1.6 python/flashinfer/decode.py:57-60 _grouped_size_compiled_for_decode_kernels: the decode
-// (CUDA-core) kernels are compiled for num_qo_heads / num_kv_heads in [1, 2, 4, 8];
-// include/flashinfer/utils.cuh:97-114 DISPATCH_GQA_GROUP_SIZE is the same list in C++.
-constexpr std::array<std::int64_t, 4> kDecodeGroups{1, 2, 4, 8};
+using F = FlashInferFamily;
 constexpr std::string_view kLabel = "flashinfer (launch not modelled)";
 
 bool contains(const auto& list, std::int64_t v) { return std::find(list.begin(), list.end(), v) != list.end(); }
-
-std::string headDimList() { return "64, 128, 256"; }
 
 }  // namespace
 
@@ -32,14 +22,15 @@ const std::vector<VariantInfo>& FlashInferFamily::variants() const {
     static const std::vector<VariantInfo> list{
         {"prefill",
          "FlashInfer prefill (BatchPrefillWithPagedKVCacheWrapper / single_prefill_with_kv_cache): head_dim 64, 128 or 256 "
-         "(v0.1.6 DISPATCH_HEAD_DIM)",
-         "flashinfer v0.1.6 include/flashinfer/utils.cuh:153-175",
+         "(v0.1.6 wheels' DISPATCH_head_dim)",
+         "flashinfer v0.1.6 python/csrc/pytorch_extension_utils.h:181-200; python/setup.py:64; include/flashinfer/utils.cuh:153-175",
          {"head_dim", 32, 512, 31},
          {}},
         {"decode",
          "FlashInfer decode (BatchDecodeWithPagedKVCacheWrapper): head_dim 64, 128 or 256; GQA group 1, 2, 4 or 8 unless "
          "use_tensor_cores (then the prefill kernels run it)",
-         "flashinfer v0.1.6 include/flashinfer/utils.cuh:97-175; python/flashinfer/decode.py:57-60, 514-521",
+         "flashinfer v0.1.6 python/csrc/pytorch_extension_utils.h:181-200; include/flashinfer/utils.cuh:97-175; "
+         "python/flashinfer/decode.py:57-60, 514-521",
          // head_dim 64..256 in steps of 16 against kv_heads 1..32 in powers of two (heads 32: groups 32..1).
          {"head_dim", 64, 256, 13},
          {"kv_heads", 1, 32, 6}},
@@ -70,21 +61,23 @@ LaunchPlan FlashInferFamily::plan(int variant, const Shape& shape, const DeviceS
                  full ? "heads=" + str(heads) + " is not a multiple of kv_heads=" + str(kvHeads) + " (no GQA group size)" : std::string());
         return plan;
     }
-    if (!contains(kHeadDims, hd)) {
-        failPlan(plan, Verdict::UnsupportedShape, {"head_dim", 256, hd}, HeadDim, detail, "Unsupported head_dim: " + str(hd));
+    if (!contains(F::kHeadDims, hd)) {
+        failPlan(plan, Verdict::UnsupportedShape, {"head_dim", 256, hd}, HeadDim, detail, F::headDimError(hd));
         if (full) {
-            const auto above = std::find_if(kHeadDims.begin(), kHeadDims.end(), [hd](std::int64_t d) { return d > hd; });
-            plan.alternative = "FlashInfer v0.1.6 is compiled for head_dim " + headDimList() +
-                               (above != kHeadDims.end() ? "; pad to " + str(*above) : std::string()) +
+            const auto above = std::find_if(F::kHeadDims.begin(), F::kHeadDims.end(), [hd](std::int64_t d) { return d > hd; });
+            plan.alternative = "FlashInfer v0.1.6 is compiled for head_dim " + F::listText(F::kHeadDims) +
+                               (above != F::kHeadDims.end() ? "; pad to " + str(*above) : std::string()) +
                                "; or route this head_dim to another backend (PyTorch SDPA, xformers)";
         }
         return plan;
     }
     const std::int64_t group = heads / kvHeads;
-    if (variant == Decode && !shape[UseTensorCores] && !contains(kDecodeGroups, group)) {
+    if (variant == Decode && !shape[UseTensorCores] && !contains(F::kDecodeGroups, group)) {
         failPlan(plan, Verdict::UnsupportedShape, {"gqa_group_size", 8, group}, KvHeads, detail,
                  "Please set `use_tensor_cores=True` in BatchDecodeWithPagedKVCacheWrapper for group size " + str(group) + ".");
-        if (full) plan.alternative = "use_tensor_cores=1 (decode through the prefill kernels), or heads / kv_heads in 1, 2, 4, 8";
+        if (full)
+            plan.alternative =
+                "use_tensor_cores=1 (decode through the prefill kernels), or heads / kv_heads in " + F::listText(F::kDecodeGroups);
         return plan;
     }
     if (full) {

@@ -2,4 +2,4 @@
 tilescope_kernel_family(xformers
   CLASS XformersFamily
   PLANNER plan.cpp
-  TESTS tests/plan_xformers_test.cpp)
+  TESTS tests/plan_xformers_test.cpp tests/diagnosis_xformers_test.cpp)

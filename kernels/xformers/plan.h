@@ -23,6 +23,7 @@ public:
     BackendRole backendRole(int variant) const override {
         return variant == MemoryEfficient ? BackendRole::AttentionForward : BackendRole::AttentionBackward;
     }
+    const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
 };
 
 }  // namespace tilescope

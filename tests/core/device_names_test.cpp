@@ -8,6 +8,7 @@
 #include "core/diagnosis/device_names.h"
 #include "core/diagnosis/diagnosis.h"
 #include "core/model/device_spec.h"
+#include "core/model/text_format.h"
 #include "kernels/builtin_kernels.h"
 
 namespace tilescope {
@@ -185,6 +186,57 @@ TEST(DeviceNames, AnAmdLimitImpliesNoNvidiaGpu) {
     EXPECT_TRUE(f.deviceId.empty());
     EXPECT_NE(f.explanation.find("AMD ROCm / HIP"), std::string::npos) << f.explanation;
     EXPECT_NE(f.explanation.find("LDS"), std::string::npos) << f.explanation;
+}
+
+// GPUs a sentence names as a requirement are flagged `required`, apart from the writer's own GPU.
+TEST(DeviceNames, RequiredGpusAreFlagged) {
+    struct Row {
+        std::string url, line;
+        std::string own;           // the writer's GPU on the line ("" when none)
+        std::string requiredText;  // the names of the required mention ("" when none)
+    };
+    for (const Row& row : std::vector<Row>{
+             {"https://github.com/Dao-AILab/flash-attention/issues/276",
+              "Head dimensions that are multiples of 8, up to 128 (e.g., 8, 16, 24, ..., 128). Head dim > 64 backward requires A100 or "
+              "H100.Can it support the A40?",
+              "a40", "A100, H100"},
+             {"https://github.com/Dao-AILab/flash-attention/issues/69",
+              "A6000 works. As mentioned in the README, backward pass for headdim > 64 requires A100 or H100. Forward pass for headdim up "
+              "to 128 and backward pass for headdim up to 64 work.",
+              "rtx-a6000", "A100, H100"},
+             {"https://github.com/Dao-AILab/flash-attention/issues/51",
+              "As mentioned in our repo, backward pass with head dimension 128 is only supported on the A100 GPU.", "", "A100"},
+             {"https://github.com/Dao-AILab/flash-attention/issues/775",
+              "RuntimeError: FlashAttention backward for head dim > 192 requires A100/A800 or H100/H800", "", "A100, H100, H800"},
+         }) {
+        SCOPED_TRACE(row.url);
+        const auto mentions = mentionsOf(row.line);
+        std::string own, required;
+        for (const auto& m : mentions) {
+            if (m.required) required = m.text;
+            else if (!m.ids.empty()) own = joinList(m.ids);
+        }
+        EXPECT_EQ(own, row.own);
+        EXPECT_EQ(required, row.requiredText);
+    }
+}
+
+// xformers prints the GPU's capability in an operator's reason beside the one it requires
+// (facebookresearch/xformers#1263): the GPU's is read, not the requirement.
+TEST(DeviceNames, XformersCapabilityTupleIsTheGpus) {
+    const auto cc = findArchitecture("    requires device with capability > (9, 0) but your GPU has capability (8, 9) (too old)");
+    ASSERT_TRUE(cc);
+    EXPECT_EQ(*cc, (ComputeCapability{8, 9}));
+}
+
+// "my 3090" names the writer's card with no GPU word on the line (Knowledgator/TurboT5#8): with
+// nothing better in the log it is the device, and the printed limit (101,376 B) agrees with it.
+TEST(DeviceNames, AnOwnedBareNumberIsTheWritersGpu) {
+    EXPECT_EQ(idsOf("I get this error with my 3090, tried updating triton etc. didn't get to work."), Ids{"rtx-3090"});
+    auto diagnosis = diagnoseText(readLog("turbot5_8_my_3090.log"), builtinKernels(), db());
+    ASSERT_TRUE(diagnosis.ok());
+    ASSERT_EQ(diagnosis->findings.size(), 1u);
+    EXPECT_EQ(diagnosis->findings.front().deviceId, "rtx-3090");
 }
 
 }  // namespace

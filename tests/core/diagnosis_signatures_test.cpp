@@ -49,6 +49,7 @@ TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
                                             "sdpa.flash_head_dim",
                                             "sdpa.mem_efficient_alignment",
                                             "sdpa.flash_training_gt192",
+                                            "xformers.no_operator",
                                             "attention.arch",
                                             "attention.head_dim",
                                             "attention.bwd_arch",

@@ -26,5 +26,21 @@ TEST(DiagnosisFa2Bwd, FlashAttention775_L40sGemmaMapsToFa2BwdRule) {
     EXPECT_NE(f.sweepShape.find("fa2_version=243"), std::string::npos);
 }
 
+// unslothai/unsloth#326: the title is the error, the description names no GPU. The A100 / H100 the
+// message requires are not the log's device (DeviceMention::required): nothing is planned on them or
+// on the database default, and the finding asks for the GPU.
+TEST(DiagnosisFa2Bwd, Unsloth326_OnlyRequiredGpusNamedPlansNothing) {
+    const Diagnosis d = test::diagnoseLog("fa2_bwd_unsloth326_no_gpu.log");
+    ASSERT_EQ(d.findings.size(), 1u);
+    const DiagnosisFinding& f = d.findings.front();
+    EXPECT_EQ(f.signature, "attention.bwd_arch");
+    EXPECT_EQ(f.variant, "fa2_bwd");
+    EXPECT_TRUE(f.deviceId.empty()) << f.deviceId;
+    EXPECT_TRUE(f.deviceText.empty()) << f.deviceText;
+    EXPECT_FALSE(f.plan);
+    EXPECT_EQ(f.command.find(" -d "), std::string::npos) << f.command;
+    EXPECT_NE(f.unknown.find("(A100, H100, H800: GPUs the text requires, which pass)"), std::string::npos) << f.unknown;
+}
+
 }  // namespace
 }  // namespace tilescope

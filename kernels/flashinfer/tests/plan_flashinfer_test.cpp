@@ -8,18 +8,20 @@ namespace {
 
 using test::plan;
 
-// v0.1.6 include/flashinfer/utils.cuh:153-175 DISPATCH_HEAD_DIM: 64, 128, 256 only.
-TEST(FlashInfer, V016_UtilsCuh153_HeadDimDispatch) {
+// v0.1.6 python/setup.py:64 compiles head dims 64, 128, 256 into the wheels; any other fails
+// python/csrc/pytorch_extension_utils.h:181-200 DISPATCH_head_dim ("<function> failed to dispatch head_dim <d>").
+TEST(FlashInfer, V016_PytorchExtensionUtilsH181_HeadDimDispatch) {
     for (const char* variant : {"prefill", "decode"}) {
         for (int d : {64, 128, 256})
             EXPECT_EQ(plan("flashinfer", variant, "head_dim=" + std::to_string(d), "a10").verdict, Verdict::Ok) << d;
         for (int d : {96, 224, 512}) {
             const LaunchPlan p = plan("flashinfer", variant, "head_dim=" + std::to_string(d), "h100-sxm");
             EXPECT_EQ(p.verdict, Verdict::UnsupportedShape) << d;
-            EXPECT_EQ(p.message, "Unsupported head_dim: " + std::to_string(d));
+            EXPECT_EQ(p.message, "failed to dispatch head_dim " + std::to_string(d));
         }
     }
     EXPECT_NE(plan("flashinfer", "prefill", "head_dim=224", "h100-sxm").alternative.find("pad to 256"), std::string::npos);
+    EXPECT_NE(plan("flashinfer", "prefill", "head_dim=96", "h100-sxm").alternative.find("pad to 128"), std::string::npos);
 }
 
 // v0.1.6 python/flashinfer/decode.py:57-60 and 514-521: decode groups 1, 2, 4, 8 unless use_tensor_cores.
