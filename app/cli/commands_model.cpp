@@ -151,7 +151,7 @@ void printPlan(const LaunchPlan& plan, const KernelChoice& kernel, const DeviceS
         rows.push_back({"shared memory", "static " + withThousands(plan.staticSmem) + " B, dynamic " + withThousands(plan.dynamicSmem) +
                                              " B" + (plan.optsIntoLargeSmem ? " (opts in above the 48 KB default)" : "")});
         rows.push_back({"registers", plan.registers ? std::to_string(*plan.registers) + " per thread"
-                                     : !kernel.family->hasDeviceCode()
+                                     : !kernel.hasDeviceCode()
                                          ? std::string("unknown (its own compiler picks them: Tilescope builds no code for this kernel)")
                                          : "unknown (no ptxas resource table for " + device.archName() + " in this build)"});
         if (plan.occupancy) {

@@ -226,9 +226,13 @@ std::optional<Gpu> openGpu(int ordinal, bool cupti = true) {
     return g;
 }
 
-// A family that only models launches has nothing to launch: refused before a GPU is opened.
+// A family or variant that only models launches has nothing to launch: refused before a GPU is opened.
 void requireDeviceCode(const KernelChoice& kernel) {
-    if (kernel.family->hasDeviceCode()) return;
+    if (kernel.hasDeviceCode()) return;
+    if (kernel.family->hasDeviceCode())
+        throw UsageError{"variant '" + std::string(kernel.family->name()) + " / " + std::string(kernel.variantName()) +
+                         "' has no device code: Tilescope plans upstream's kernel for it but builds none, there is nothing to run on a GPU "
+                         "(use 'plan' to check it against any device)"};
     throw UsageError{"kernel '" + std::string(kernel.family->name()) +
                      "' has no device code: it checks a launch from its figures only, there is nothing to run on a GPU "
                      "(use 'plan' or 'check-launch' to check it against any device)"};

@@ -81,6 +81,13 @@ public:
     // False for a family that only models launches: no device code, so `run`, `sweep --run`
     // and GPU > Run refuse it, and the register table has no entries for its symbols.
     virtual bool hasDeviceCode() const { return true; }
+    // False for a variant with no device code in a family that has some (attention's fa2_bwd plans
+    // upstream's backward, which this build does not compile): run and sweep --run refuse it too.
+    // Front-ends ask KernelChoice::hasDeviceCode(), which is this.
+    virtual bool variantHasDeviceCode(int variant) const {
+        (void)variant;
+        return hasDeviceCode();
+    }
     // True when every kernel also has a bf16 instantiation, <symbol>_bf16 (`run --dtype bf16`).
     virtual bool hasBf16Kernels() const { return false; }
     // The family's error texts and clues for `diagnose` (kernels/<family>/diagnosis.cpp, which
@@ -133,6 +140,7 @@ struct KernelChoice {
     const KernelFamily* family = nullptr;
     int variant = 0;
     std::string_view variantName() const { return family->variants()[static_cast<std::size_t>(variant)].name; }
+    bool hasDeviceCode() const { return family->variantHasDeviceCode(variant); }  // something to run on a GPU
 };
 
 // Resolves "--kernel <family> --variant <variant>"; an empty variant means the default.

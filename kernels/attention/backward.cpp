@@ -21,7 +21,7 @@ constexpr std::int64_t kElementBytes = 2;  // fp16 / bf16
 constexpr std::int64_t kMaxHeadDim = 256;
 constexpr std::int64_t kHeadDimMultiple = 8;
 constexpr std::int64_t kArchGatedHeadDim = 192;  // "head dim > 192"
-constexpr std::int64_t kHeadDim224 = 224;        // v2.5.5-v2.6.3: (192, 224] needs sm80/sm90 with or without dropout
+constexpr std::int64_t kHeadDim224 = 224;        // v2.5.5-v2.6.1: (192, 224] needs sm80/sm90 with or without dropout
 constexpr std::int64_t kA100Optin = 144 * 1024;  // run_mha_bwd_hdim256: "A100, we don't do double buffering"
 constexpr std::int64_t kH100Optin = 176 * 1024;  // run_mha_bwd_hdim256: "H100"
 constexpr std::string_view kBwdSymbol = "flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel";
@@ -32,10 +32,11 @@ constexpr std::string_view kMultipleText = "head_size should be a multiple of 8"
 constexpr std::string_view kAtMostText = "FlashAttention backward only supports head dimension at most 256";
 // v2.4.3 flash_api.cpp:771-772 (mha_bwd; the same through v2.5.4).
 constexpr std::string_view kGt192Text = "FlashAttention backward for head dim > 192 requires A100/A800 or H100/H800";
-// v2.5.5 flash_api.cpp:786-787 (the same through v2.6.3).
+// v2.5.5 flash_api.cpp:786-787 (the same text through v2.6.1, there at 868-869).
 constexpr std::string_view k224Or256DropoutText =
     "FlashAttention backward for head dim 256 with dropout, or head dim 224 with/without dropout requires A100/A800 or H100/H800";
-// v2.7.0 flash_api.cpp:846-847 (the same through v2.7.2).
+// v2.6.2 flash_api.cpp:879-880, the first tag with it (commit 751c762c, "Don't specialize for hdim 224"); the
+// same text through v2.7.2 (there at 851-852); v2.7.3 drops the check.
 constexpr std::string_view kGt192DropoutText = "FlashAttention backward for head dim > 192 with dropout requires A100/A800 or H100/H800";
 
 // Flash_bwd_kernel_traits<Headdim, kBlockM, kBlockN, kNWarps, ..., Is_V_in_regs, No_double_buffer>.
@@ -122,14 +123,15 @@ LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& d
     std::string_view gate;
     if (hd > kArchGatedHeadDim && !(sm80 || sm90)) {
         if (version < kFa2V255) gate = kGt192Text;
-        else if (version < kFa2V270 && (hd <= kHeadDim224 || dropout)) gate = k224Or256DropoutText;
-        else if (version >= kFa2V270 && version < kFa2V273 && dropout) gate = kGt192DropoutText;
+        else if (version < kFa2V262 && (hd <= kHeadDim224 || dropout)) gate = k224Or256DropoutText;
+        else if (version >= kFa2V262 && version < kFa2V273 && dropout) gate = kGt192DropoutText;
     }
     if (!gate.empty()) {
         failPlan(plan, Verdict::UnsupportedDevice, {"compute_capability", 80, cc.smVersion()}, P::HeadDim, detail, gate);
         if (full)
             plan.alternative = "head_dim <= 192, an sm80 / sm90 GPU (A100, H100)" +
-                               std::string(version < kFa2V273 ? ", or flash-attn 2.7.3+ (no such check; without dropout)" : "");
+                               std::string(version < kFa2V262 ? ", or flash-attn 2.6.2+ with dropout 0 (it checks only with dropout)"
+                                                              : ", or dropout 0 (this release checks only with dropout)");
         return plan;
     }
 

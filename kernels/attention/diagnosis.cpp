@@ -98,7 +98,7 @@ void buildAttentionV1BackwardArch(FindingBuilder& b, const SvMatch&) {
     f.title = "FlashAttention 1.x backward refuses head_dim" + (hd ? " " + str(*hd) : std::string(" > 64")) + " on this GPU";
     f.explanation =
         "This is flash-attn 1.x's text (1.0.4-1.0.9): its backward runs head dims above 64 only on sm80 (A100) and sm90 (H100). "
-        "FlashAttention-2 (2.0 and later) runs head dims up to 192 on every sm_8x GPU and, from 2.7.3, any head dim up to "
+        "FlashAttention-2 (2.0 and later) runs head dims up to 192 on every sm_8x GPU and, from 2.6.2, any head dim up to "
         "256 without dropout; Tilescope models its 2.x rules (attention/fa2_bwd), not 1.x's.";
     f.fix = "upgrade to flash-attn 2.x (pip install flash-attn>=2), or train on an A100/H100";
     b.fallbackCommand("head_dim");
@@ -111,19 +111,22 @@ void buildAttentionBackwardArch(FindingBuilder& b, const SvMatch& m) {
     const std::string gate = m.str(1);
     const bool v255 = gate.find("224") != std::string::npos;
     const bool withDropout = !v255 && gate.find("dropout") != std::string::npos;
-    const std::int64_t version = v255 ? attention::kFa2V255 : (withDropout ? attention::kFa2V270 : attention::kFa2V243);
+    const std::int64_t version = v255 ? attention::kFa2V255 : (withDropout ? attention::kFa2V262 : attention::kFa2V243);
     b.valueFrom("fa2_version", version, f.line,
-                v255 ? "this wording is flash-attn 2.5.5-2.6.3's"
-                     : (withDropout ? "this wording is flash-attn 2.7.0-2.7.2's" : "this wording is flash-attn <= 2.5.4's"));
+                v255 ? "this wording is flash-attn 2.5.5-2.6.1's"
+                     : (withDropout ? "this wording is flash-attn 2.6.2-2.7.2's" : "this wording is flash-attn <= 2.5.4's"));
     if (withDropout) b.valueFrom("dropout", 1, f.line, "the text says the backward ran with dropout");
     const auto hd = b.valueOf("head_dim");
     f.title = "FlashAttention-2 backward refuses head_dim" + (hd ? " " + str(*hd) : std::string(" > 192")) + " on this GPU";
     f.explanation =
         "flash-attn's mha_bwd runs head dims above 192 only on sm80 (A100/A800) and sm90 (H100/H800) in this release: its "
         "backward kernels for them need more shared memory than consumer and L-series GPUs grant one block.";
-    f.fix = v255 || withDropout
-                ? "train with dropout 0 (and head_dim 256, not 224), upgrade flash-attn to 2.7.3+, or use an A100/H100"
-                : "upgrade flash-attn (2.5.5+ takes head_dim 256 without dropout; 2.7.3+ drops the check), or use an A100/H100";
+    // Without dropout the gate is gone from v2.6.2 (flash_api.cpp:879) and the sm86/sm89 hdim256 kernel
+    // runs (flash_bwd_launch_template.h:316-318 there); with dropout no release launches one below 144 KB.
+    f.fix =
+        v255 ? "train with dropout 0 and head_dim 256 (not 224), or with dropout 0 on flash-attn 2.6.2+ (any head_dim), or use an A100/H100"
+        : withDropout ? "train with dropout 0 (this release then runs head_dim up to 256 on this GPU), or use an A100/H100"
+                      : "upgrade flash-attn and train with dropout 0 (2.5.5+ takes head_dim 256, 2.6.2+ any head_dim), or use an A100/H100";
     if (hd) {
         auto values = attentionShape(b);
         values.push_back({"fa2_version", version, 0, {}});
@@ -173,7 +176,7 @@ const DiagnosisSignatures* AttentionFamily::diagnosisSignatures() const {
              V::NoTileFits,
              false,
              buildTileCapacity},
-            // mha_bwd's head-dim x architecture gate in its three wordings (v2.4.3:772, v2.5.5:787, v2.7.0:847).
+            // mha_bwd's head-dim x architecture gate in its three wordings (v2.4.3:772, v2.5.5:787, v2.6.2:880).
             {175,
              "attention.bwd_arch",
              {"flashattention backward for head dim"},

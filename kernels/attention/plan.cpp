@@ -228,7 +228,7 @@ const std::vector<VariantInfo>& AttentionFamily::variants() const {
          "FlashAttention-2 backward (mha_bwd): the release's head_dim x architecture x dropout rule (fa2_version), then "
          "v2.8.3's dq/dk/dv kernel per head_dim bucket and opt-in shared memory, grid (ceil(seqlen_k/kBlockN), batch, heads); "
          "no device code here",
-         "flash-attention csrc/flash_attn/flash_api.cpp mha_bwd (v2.4.3, v2.5.5, v2.7.0, v2.8.3); "
+         "flash-attention csrc/flash_attn/flash_api.cpp mha_bwd (v2.4.3, v2.5.5, v2.6.2, v2.7.3, v2.8.3); "
          "csrc/flash_attn/src/flash_bwd_launch_template.h and kernel_traits.h (v2.8.3)",
          {"head_dim", 0, 0, 0},
          {"fa2_version", 0, 0, 0}},
@@ -256,8 +256,8 @@ const ParameterList& AttentionFamily::parameters() const {
          0, 256, 0, AxisScale::Linear, false},
         {"dropout", "fa2_bwd: 1 when the forward used dropout (p_dropout > 0): backward rules differ", 0, 1, 0, AxisScale::Linear, true},
         {"fa2_version",
-         "fa2_bwd: the flash-attn release whose backward rules apply, 2.x.y written 2xy: 243 (<= 2.5.4), 255 (2.5.5-2.6.3), "
-         "270 (2.7.0-2.7.2), 273 or 283 (2.7.3 and later)",
+         "fa2_bwd: the flash-attn release whose backward rules apply, 2.x.y written 2xy: 243 (<= 2.5.4), 255 (2.5.5-2.6.1), "
+         "262 (2.6.2-2.7.2; 270 reads the same), 273 or 283 (2.7.3 and later)",
          240, 289, 283, AxisScale::Linear, false},
     };
     return list;

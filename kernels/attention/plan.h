@@ -17,7 +17,8 @@ public:
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
     std::vector<std::string_view> kernelSymbols() const override;
     bool hasBf16Kernels() const override { return true; }
-    std::string_view splitName() const override { return "num_splits"; }  // FA2's split-KV count
+    bool variantHasDeviceCode(int variant) const override { return variant != Fa2Bwd; }  // fa2_bwd: backward.cpp models upstream's
+    std::string_view splitName() const override { return "num_splits"; }                 // FA2's split-KV count
     ModelCall modelCall() const override { return ModelCall::Attention; }
     BackendRole backendRole(int variant) const override;
     const DiagnosisSignatures* diagnosisSignatures() const override;  // diagnosis.cpp
@@ -33,8 +34,9 @@ namespace attention {
 
 // FlashAttention-2's backward (mha_bwd) at `shape`: its release's checks, then v2.8.3's launch (backward.cpp).
 LaunchPlan planBackward(LaunchPlan plan, const Shape& shape, const DeviceSpec& device, PlanDetail detail);
-// The FA2 releases whose backward rules differ, as the fa2_version parameter spells them (2.x.y -> 2xy).
-inline constexpr std::int64_t kFa2V243 = 243, kFa2V255 = 255, kFa2V270 = 270, kFa2V273 = 273, kFa2V283 = 283;
+// The FA2 releases whose backward rules differ, as the fa2_version parameter spells them (2.x.y -> 2xy):
+// 255, 262 and 273 are the first tags of their mha_bwd gate (flash_api.cpp, read tag by tag v2.4.3-v2.8.3).
+inline constexpr std::int64_t kFa2V243 = 243, kFa2V255 = 255, kFa2V262 = 262, kFa2V273 = 273, kFa2V283 = 283;
 
 // flash-attention v2.8.3 flash_api.cpp num_splits_heuristic, reproduced with its float/double
 // arithmetic: the fewest splits whose wave efficiency reaches 85 % of the best. mha_fwd passes

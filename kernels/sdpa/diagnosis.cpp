@@ -1,5 +1,6 @@
 // What `diagnose` knows of PyTorch SDPA: the "why not" warnings sdp_utils.cpp prints for each backend
-// when none is left ("Memory efficient kernel not used because:" ...), each mapped to its backend's rule.
+// when none is left ("Memory efficient kernel not used because:" ...; select_sdp_backend 1233-1240 at
+// pytorch 001f694a, whose line numbers these are), each mapped to its backend's rule.
 #include "core/diagnosis/diagnosis_signatures.h"
 #include "core/model/text_format.h"
 #include "kernels/sdpa/plan.h"
@@ -10,7 +11,7 @@ namespace {
 
 std::vector<DiagnosisValue> sdpaShape(const FindingBuilder& b) { return known(b, {"batch", "heads", "head_dim", "head_dim_v"}); }
 
-// check_head_dim_size_flash: "... Got Query.size(-1): 48, Key.size(-1): 48, Value.size(-1): 32 instead."
+// check_head_dim_size_flash (195-254, TORCH_WARN 214-223): "... Got Query.size(-1): 48, Key.size(-1): 48, Value.size(-1): 32 instead."
 void buildSdpaFlashHeadDim(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
     b.kernel("sdpa", "flash");
@@ -27,7 +28,8 @@ void buildSdpaFlashHeadDim(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand("head_dim");
 }
 
-// check_head_dim_size_mem_efficient: "Mem efficient attention requires last dimension of inputs to be divisible by 8."
+// check_head_dim_size_mem_efficient (287-348, TORCH_WARN 311-321): "Mem efficient attention requires last dimension of
+// inputs to be divisible by 8." (older releases stop there; 001f694a adds the sizes).
 void buildSdpaMemEfficientAlignment(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
     b.kernel("sdpa", "efficient");
@@ -42,7 +44,7 @@ void buildSdpaMemEfficientAlignment(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand("head_dim");
 }
 
-// check_requires_grad_and_head_dim_gt192_constraints_on_sm86_89_or_120.
+// check_requires_grad_and_head_dim_gt192_constraints_on_sm86_89_or_120 (543-577, TORCH_WARN 566-571).
 void buildSdpaTrainingGt192(FindingBuilder& b, const SvMatch& m) {
     auto& f = b.finding();
     b.kernel("sdpa", "flash");

@@ -1,6 +1,7 @@
 // xformers: xFormers' memory_efficient_attention on its CUTLASS kernels (cutlassF forward, cutlassB
 // backward) as xformers v0.0.28's operator checks (not_supported_reasons) accept or refuse a shape,
-// with their reason texts, and the grid the kernels launch. Model-only: no device code here.
+// with their reason texts, and the kernel, block, grid and shared memory its launchers pick. Model-only:
+// no device code here.
 #pragma once
 
 #include "kernels/model_only_family.h"
@@ -18,7 +19,7 @@ public:
     const std::vector<VariantInfo>& variants() const override;
     const ParameterList& parameters() const override;
     LaunchPlan plan(int variant, const Shape& shape, const DeviceSpec& device, PlanDetail detail) const override;
-    std::vector<std::string_view> kernelSymbols() const override { return {"cutlassF", "cutlassB"}; }
+    std::vector<std::string_view> kernelSymbols() const override;  // upstream's fmha_cutlassF_* / fmha_cutlassB_* names
     BackendRole backendRole(int variant) const override {
         return variant == MemoryEfficient ? BackendRole::AttentionForward : BackendRole::AttentionBackward;
     }

@@ -37,22 +37,29 @@ TEST(AttentionFa2Bwd, V243_FlashApiCpp729_BlackwellRefusedBefore273) {
     EXPECT_EQ(plan("attention", "fa2_bwd", bwd(128, 283, false), "t4").verdict, Verdict::UnsupportedDevice);
 }
 
-// v2.5.5 flash_api.cpp:786-787 (through v2.6.3): (192, 224] always, 256 only with dropout.
-TEST(AttentionFa2Bwd, V255_FlashApiCpp786_Hd224OrHd256WithDropout) {
+// v2.5.5 flash_api.cpp:786-787 (the same text through v2.6.1, flash_api.cpp:868-869 there): (192, 224] always,
+// 256 only with dropout.
+TEST(AttentionFa2Bwd, V255ToV261_FlashApiCpp786_Hd224OrHd256WithDropout) {
     const std::string text =
         "FlashAttention backward for head dim 256 with dropout, or head dim 224 with/without dropout requires A100/A800 or H100/H800";
-    EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, 255, false), "a10").message, text);
-    EXPECT_EQ(plan("attention", "fa2_bwd", bwd(256, 255, true), "rtx-4090").message, text);
-    EXPECT_EQ(plan("attention", "fa2_bwd", bwd(256, 255, false), "rtx-4090").verdict, Verdict::Ok);
-    EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, 255, false), "a100-80gb-sxm").verdict, Verdict::Ok);
+    for (int version : {255, 261}) {
+        EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, version, false), "a10").message, text) << version;
+        EXPECT_EQ(plan("attention", "fa2_bwd", bwd(256, version, true), "rtx-4090").message, text) << version;
+        EXPECT_EQ(plan("attention", "fa2_bwd", bwd(256, version, false), "rtx-4090").verdict, Verdict::Ok) << version;
+        EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, version, false), "a100-80gb-sxm").verdict, Verdict::Ok) << version;
+    }
 }
 
-// v2.7.0 flash_api.cpp:846-847 (through v2.7.2): > 192 only with dropout.
-TEST(AttentionFa2Bwd, V270_FlashApiCpp846_Over192WithDropoutOnly) {
-    EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, 270, false), "a10").verdict, Verdict::Ok);
-    const LaunchPlan p = plan("attention", "fa2_bwd", bwd(224, 270, true), "a10");
-    EXPECT_EQ(p.verdict, Verdict::UnsupportedDevice);
-    EXPECT_EQ(p.message, "FlashAttention backward for head dim > 192 with dropout requires A100/A800 or H100/H800");
+// v2.6.2 flash_api.cpp:879-880, the first tag with this text (v2.6.1 still has the 224 one), the same
+// through v2.7.2 (flash_api.cpp:851-852 there): > 192 only with dropout. 270 reads as 262.
+TEST(AttentionFa2Bwd, V262ToV272_FlashApiCpp879_Over192WithDropoutOnly) {
+    for (int version : {262, 270, 272}) {
+        EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, version, false), "a10").verdict, Verdict::Ok) << version;
+        const LaunchPlan p = plan("attention", "fa2_bwd", bwd(224, version, true), "a10");
+        EXPECT_EQ(p.verdict, Verdict::UnsupportedDevice) << version;
+        EXPECT_EQ(p.message, "FlashAttention backward for head dim > 192 with dropout requires A100/A800 or H100/H800") << version;
+        EXPECT_EQ(plan("attention", "fa2_bwd", bwd(224, version, true), "a100-80gb-sxm").verdict, Verdict::Ok) << version;
+    }
 }
 
 // v2.8.3 flash_bwd_launch_template.h:285-305 run_mha_bwd_hdim256: the kernel per opt-in shared memory,
@@ -85,6 +92,15 @@ TEST(AttentionFa2Bwd, V283_GridYIsBatch) {
     EXPECT_EQ(p.verdict, Verdict::InvalidLaunch);
     ASSERT_TRUE(p.limit);
     EXPECT_EQ(p.limit->name, "max_grid_dim_y");
+}
+
+// Tilescope builds no backward kernel: fa2_bwd is the one attention variant with nothing to run, so
+// run, sweep --run and GPU > Run refuse it (KernelChoice::hasDeviceCode).
+TEST(AttentionFa2Bwd, HasNoDeviceCodeUnlikeTheForward) {
+    EXPECT_FALSE(test::kernel("attention", "fa2_bwd").hasDeviceCode());
+    EXPECT_TRUE(test::kernel("attention", "fa2").hasDeviceCode());
+    EXPECT_TRUE(test::kernel("attention", "sm120_tile_search").hasDeviceCode());
+    EXPECT_FALSE(test::kernel("xformers", "memory_efficient").hasDeviceCode());
 }
 
 }  // namespace
