@@ -124,7 +124,6 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
       m_watcher(new QFutureWatcher<std::shared_ptr<const BoundaryResult>>(this)) {
     setObjectName(QStringLiteral("boundaryPage"));
     m_plot->setObjectName(QStringLiteral("boundaries"));
-    m_plotMinimumHeight = m_plot->minimumHeight();
     m_plot->setMouseTracking(true);
     m_pixmap = new QCPItemPixmap(m_plot);
     m_pixmap->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
@@ -230,15 +229,8 @@ void BoundaryPage::fitMinimumHeight() {
     // A word-wrapped label's minimum is one short line: under the Diagnose dock at 1,024 x 700 the
     // legend lost its last lines. It needs its wrapped height at the width it has.
     const int legend = m_legend->width() > 0 ? std::max(0, m_legend->heightForWidth(m_legend->width())) : 0;
-    // The Y title runs along the axis: the axis rect is at least as tall as the title is long, plus the
-    // plot's margins and the X axis under it (the title was cut at both ends).
-    const QFontMetrics metrics(m_plot->yAxis->labelFont());
-    const int title = m_plot->yAxis->visible() ? metrics.horizontalAdvance(m_plot->yAxis->label()) : 0;
-    const int chrome = m_plot->height() - m_plot->axisRect()->height();
-    const int plot = std::max(m_plotMinimumHeight, title + (chrome > 0 ? chrome : 0) + 8);
-    if (legend == m_legend->minimumHeight() && plot == m_plot->minimumHeight()) return;
+    if (legend == m_legend->minimumHeight()) return;
     m_legend->setMinimumHeight(legend);
-    m_plot->setMinimumHeight(plot);
     emit minimumHeightChanged();
 }
 

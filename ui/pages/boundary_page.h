@@ -120,7 +120,7 @@ private:
     void updateCrosshair();
     void showSplitRegions();
     void updateLegend();
-    void fitMinimumHeight();  // the legend's wrapped height, and a plot tall enough for its Y title
+    void fitMinimumHeight();  // the legend's wrapped height
     std::optional<std::pair<int, int>> cellAt(const QPoint& pixel) const;
     void hover(QMouseEvent* event);
     void click(QMouseEvent* event);
@@ -135,7 +135,6 @@ private:
     QCPCurve* m_dispatchOutline;
     std::vector<QCPItemText*> m_splitLabels;
     QLabel* m_legend;
-    int m_plotMinimumHeight = 0;  // the plot's own minimum, before its Y title's
     QComboBox* m_xParameter;
     QComboBox* m_yParameter;
     ShapeSpinBox* m_xFrom;
