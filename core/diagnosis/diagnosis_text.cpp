@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/diagnosis/diagnosis_regex.h"
+#include "core/model/launch_checks.h"
 
 namespace tilescope {
 
@@ -217,5 +218,20 @@ int LogText::nearestLineWith(std::span<const std::string_view> keywords, int ind
 std::string lowercaseAscii(std::string_view text) { return lowercase(text); }
 
 std::string archNameOf(ComputeCapability cc) { return "sm_" + std::to_string(cc.smVersion()); }
+
+int cudaRuntimeOfLaunchError(std::string_view logText) {
+    // The longer text first, as it holds no shorter one.
+    int found = 0;
+    std::size_t longest = 0;
+    for (const int runtime : kCudaRuntimeChoices) {
+        const LaunchRejection rejection = launchConfigurationRejection(runtime);
+        for (const std::string_view quoted : {rejection.message, rejection.error.name})
+            if (quoted.size() > longest && logText.find(quoted) != std::string_view::npos) {
+                found = runtime;
+                longest = quoted.size();
+            }
+    }
+    return found;
+}
 
 }  // namespace tilescope

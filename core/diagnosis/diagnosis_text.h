@@ -69,6 +69,10 @@ private:
 };
 
 std::string archNameOf(ComputeCapability cc);  // "sm_89"
+
+// The CUDA runtime (12 or 13) whose grid/block launch rejection a log line quotes, 0 when it quotes
+// none: "invalid configuration argument" is 12's, "invalid argument" 13's (core/model/launch_checks.h).
+int cudaRuntimeOfLaunchError(std::string_view logText);
 std::string lowercaseAscii(std::string_view text);
 
 }  // namespace tilescope

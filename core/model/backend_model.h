@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope {
@@ -28,6 +29,14 @@ struct BackendModel {
     std::int64_t groupSize = 0;   // quantization group; 0: not quantized (no GEMM rows)
     std::vector<Linear> linears;  // every distinct linear layer, planned by each GEMM row
     std::vector<Kernel> ownGemm;  // the checkpoint's own quantized kernel (its AWQ packing's), first among the GEMM rows
+    // The mask and dropout every attention row plans with: a checkpoint's config says neither, and a
+    // decoder LLM is causal without dropout at inference; a shape gives its own (issue 31).
+    std::int64_t causal = 1;
+    std::int64_t dropout = 0;
+    // A shape's family and its values by name: that family's rows plan with them too (num_splits, fa2_version,
+    // dtype), all but what the matrix sets itself (batch, seqs, heads, head dims, train). Empty for a checkpoint.
+    std::string shapeFamily;
+    std::vector<std::pair<std::string, std::int64_t>> shapeValues;
 };
 
 }  // namespace tilescope

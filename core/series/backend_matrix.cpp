@@ -39,9 +39,16 @@ bool setByName(Shape& shape, const ParameterList& parameters, std::string_view n
     return true;
 }
 
-std::string planCommand(const KernelFamily& family, std::string_view variant, const Shape& shape, const std::string& device) {
-    return "tilescope-cli plan -k " + std::string(family.name()) + " -v " + std::string(variant) + " -d " + device + " -s " +
-           formatShape(shape, family.parameters());
+std::string planCommand(const KernelFamily& family, std::string_view variant, const std::string& shape, const std::string& device) {
+    return "tilescope-cli plan -k " + std::string(family.name()) + " -v " + std::string(variant) + " -d " + device + " -s " + shape;
+}
+
+// What the matrix sets itself on an attention row, never taken from a shape's other values.
+bool setByMatrix(std::string_view name) {
+    for (std::string_view own :
+         {"batch", "seqlen_q", "seqlen_k", "heads", "kv_heads", "head_dim", "head_dim_v", "causal", "dropout", "train"})
+        if (name == own) return true;
+    return false;
 }
 
 }  // namespace
@@ -55,6 +62,27 @@ std::string_view backendRoleName(BackendRole role) {
         case BackendRole::None: break;
     }
     return "none";
+}
+
+std::optional<BackendModel> backendModelFromShape(const KernelFamily& family, const Shape& shape) {
+    const ParameterList& p = family.parameters();
+    auto value = [&](std::string_view name) -> std::optional<std::int64_t> {
+        const int i = parameterIndex(p, name);
+        return i < 0 ? std::nullopt : std::optional<std::int64_t>(shape[i]);
+    };
+    if (!value("heads") || !value("head_dim")) return std::nullopt;
+    BackendModel m;
+    m.name = std::string(family.name()) + " shape";
+    m.heads = *value("heads");
+    m.kvHeads = value("kv_heads").value_or(m.heads);
+    m.headDim = *value("head_dim");
+    m.headDimV = value("head_dim_v").value_or(m.headDim);
+    m.causal = value("causal").value_or(m.causal);
+    m.dropout = value("dropout").value_or(m.dropout);
+    m.shapeFamily = std::string(family.name());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (!setByMatrix(p[i].name)) m.shapeValues.emplace_back(p[i].name, shape[static_cast<int>(i)]);
+    return m;
 }
 
 bool BackendMatrix::everyDeviceServed() const {
@@ -111,6 +139,10 @@ Result<BackendMatrix> backendMatrix(const BackendModel& model, const std::vector
                     std::string error;
                     std::vector<std::pair<std::string, Shape>> shapes;  // (layer, shape)
                     Shape base = Shape::defaults(parameters);
+                    if (attention && c.family->name() == model.shapeFamily)
+                        for (const auto& [name, value] : model.shapeValues)
+                            if (!setByName(base, parameters, name, value, error))
+                                return makeError(row.family + "/" + row.variant + ": " + error);
                     if (attention) {
                         const bool decode = c.role == BackendRole::AttentionDecode;
                         const std::pair<std::string_view, std::int64_t> values[] = {{"batch", batch},
@@ -120,7 +152,8 @@ Result<BackendMatrix> backendMatrix(const BackendModel& model, const std::vector
                                                                                     {"kv_heads", model.kvHeads},
                                                                                     {"head_dim", model.headDim},
                                                                                     {"head_dim_v", model.headDimV},
-                                                                                    {"causal", 1},
+                                                                                    {"causal", model.causal},
+                                                                                    {"dropout", model.dropout},
                                                                                     {"train", options.train ? 1 : 0}};
                         for (const auto& [name, value] : values)
                             if (!setByName(base, parameters, name, value, error))
@@ -158,7 +191,8 @@ Result<BackendMatrix> backendMatrix(const BackendModel& model, const std::vector
                 cell.limit =
                     std::string(shown.plan.limit->name) + " " + str(shown.plan.limit->limit) + " / " + str(shown.plan.limit->actual);
             if (!attention && failure) cell.layer = shown.layer;
-            cell.command = planCommand(*c.family, variant, shown.plan.shape, device.id);
+            cell.shape = formatShape(shown.plan.shape, parameters);
+            cell.command = planCommand(*c.family, variant, cell.shape, device.id);
             row.cells.push_back(std::move(cell));
         }
         matrix.rows.push_back(std::move(row));

@@ -38,6 +38,7 @@ struct BackendCell {
     std::optional<std::int64_t> failBatch;  // the first failing batch x seq
     std::optional<std::int64_t> failSeq;
     std::string layer;    // quantized GEMM rows: the first layer that fails
+    std::string shape;    // that shape as "name=value,...", what the explorer opens on a double-click
     std::string command;  // `tilescope-cli plan ...` of the failing (or first) shape
     bool ok() const { return verdict == Verdict::Ok; }
 };
@@ -62,6 +63,12 @@ struct BackendMatrix {
 };
 
 std::string_view backendRoleName(BackendRole role);  // "attention", "decode", "backward", "quantized GEMM"
+
+// A family's attention shape as a model without linear layers (no GEMM rows): heads and head_dim, kv_heads
+// and head_dim_v where the family has them, its mask and dropout where it has them (else the
+// checkpoint's defaults, causal without dropout), and every value for that family's own rows.
+// Nothing when the family has no heads or head_dim (a GEMM, a custom launch).
+std::optional<BackendModel> backendModelFromShape(const KernelFamily& family, const Shape& shape);
 
 // Plans every backend row for every device. Errors: no devices, no batch or seq, a model figure out
 // of a family's parameter range.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/model/text_format.h"
+
 namespace tilescope {
 
 namespace {
@@ -223,6 +225,22 @@ std::pair<std::int64_t, std::int64_t> defaultExplorerRange(const ParameterSpec& 
         return {std::max<std::int64_t>(1, parameter.minimum), std::min(parameter.maximum, kExplorerLog2Ceiling)};
     const AlignedRange range = alignedRange(parameter, parameter.minimum, parameter.maximum);
     return {range.from, range.to};
+}
+
+std::pair<std::int64_t, std::int64_t> explorerAxisLimits(const ParameterSpec& parameter) {
+    if (parameter.scale == AxisScale::Log2) return {std::max<std::int64_t>(1, parameter.minimum), parameter.maximum};
+    const AlignedRange range = alignedRange(parameter, parameter.minimum, parameter.maximum);
+    return {range.from, range.to};
+}
+
+std::string mapAxisTitle(const SweepAxis& axis, const ParameterList& parameters) {
+    const ParameterSpec& parameter = parameters[static_cast<std::size_t>(axis.parameter)];
+    const std::int64_t everyValueEnd = everyValueUpTo(parameter, axis);
+    std::string scale;
+    if (everyValueEnd > 0 && !axis.values.empty() && everyValueEnd == axis.values.back()) scale = " (every value, one cell each)";
+    else if (everyValueEnd > 0) scale = " (every value to " + withThousands(everyValueEnd) + ", log2 scale above)";
+    else if (axis.scale == AxisScale::Log2) scale = " (log2 scale)";
+    return axisLabel(axis, parameters) + scale;
 }
 
 }  // namespace tilescope

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -53,9 +54,20 @@ struct AxisTick {
 // 64 in the 63rd cell, then x4 every 194 cells).
 std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks, std::int64_t everyValueEnd = 0);
 
+// A map axis's title: the parameter's label (axisLabel) and where the axis is log2, from everyValueUpTo:
+// " (log2 scale)", " (every value to 151, log2 scale above)", or " (every value, one cell each)" when
+// the whole range holds fewer values than cells (M 1 .. 8 on awq_gemv); nothing for a linear axis.
+std::string mapAxisTitle(const SweepAxis& axis, const ParameterList& parameters);
+
 // The range an interactive axis starts with: the whole range of a linear parameter (its first and
 // last multiple of the alignment), and 1 .. min(maximum, kExplorerLog2Ceiling) for a doubling one.
 inline constexpr std::int64_t kExplorerLog2Ceiling = std::int64_t{1} << 16;
 std::pair<std::int64_t, std::int64_t> defaultExplorerRange(const ParameterSpec& parameter);
+
+// The values an interactive axis can start and end at, what its boxes accept: the parameter's range,
+// from 1 on a doubling axis (it starts at max(from, 1)), and its first and last multiple of the
+// alignment on a linear one. M's box on the Boundaries page read "0 … 16,777,216", took 0 and drew
+// from 1 (issue 31).
+std::pair<std::int64_t, std::int64_t> explorerAxisLimits(const ParameterSpec& parameter);
 
 }  // namespace tilescope

@@ -108,4 +108,9 @@ std::string describeLimit(const LimitHit& hit) {
            withThousands(hit.actual % hit.limit) + ")";
 }
 
+std::optional<LimitHit> refusedSharedMemory(const LaunchPlan& plan) {
+    if (plan.hasLaunch() || !plan.limit || plan.limit->name.find("smem") == std::string_view::npos) return std::nullopt;
+    return plan.limit;
+}
+
 }  // namespace tilescope

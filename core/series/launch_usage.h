@@ -40,4 +40,11 @@ std::vector<LaunchUsage> launchUsage(const LaunchPlan& plan, const DeviceSpec& d
 // "group_size must be a multiple of 32, actual 138 (138 % 32 = 10)" (it read "group_size % 32 = 32").
 std::string describeLimit(const LimitHit& hit);
 
+// The shared memory a plan refused before it set a launch, as the Shared memory page draws it (one
+// bar of the bytes asked for): the limit hit when it is a shared-memory one (its name holds "smem":
+// static_smem_per_block, smem_per_block_optin ...); none when the refusal is about something else or
+// the plan has a launch (its own figures say it). 65,536 B of static shared memory read
+// "static 0 B + dynamic 0 B" (issue 31 item 4).
+std::optional<LimitHit> refusedSharedMemory(const LaunchPlan& plan);
+
 }  // namespace tilescope

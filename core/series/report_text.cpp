@@ -93,11 +93,13 @@ struct Section {
     std::vector<ReportPlot> figures;     // after the table, captioned by their title
 };
 
-// The middle of a very long name elided, its full text kept as the section's next footnote.
+// The middle of a very long name elided, its compact form (compactKernelName) kept as the section's next footnote.
 std::string nameCell(const std::string& name, std::vector<std::string>& footnotes) {
     if (name.size() <= kReportMaxNameChars) return name;
     constexpr std::size_t kHead = 110, kTail = 50;
-    footnotes.push_back("[" + std::to_string(footnotes.size() + 1) + "] " + name);
+    const std::string compact = compactKernelName(name);
+    footnotes.push_back("[" + std::to_string(footnotes.size() + 1) + "] " + compact +
+                        (compact == name ? "" : " (" + withThousands(static_cast<std::int64_t>(name.size())) + " characters in full)"));
     return name.substr(0, kHead) + " \u2026 " + name.substr(name.size() - kTail) + " [" + std::to_string(footnotes.size()) + "]";
 }
 
@@ -397,6 +399,48 @@ std::string markdownCell(const std::string& text) {
 }
 
 }  // namespace
+
+std::string compactKernelName(std::string_view name) {
+    if (name.size() <= kReportMaxFootnoteChars) return std::string(name);
+    static constexpr std::string_view kAnonymous = "(anonymous namespace)";  // a name, not a bracket
+    static constexpr std::string_view kEllipsis = "\u2026";
+    std::string out;
+    std::vector<char> open;  // the brackets open at this point
+    bool balanced = true;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '(' && name.substr(i, kAnonymous.size()) == kAnonymous) {
+            if (open.size() < 2) out += kAnonymous;
+            i += kAnonymous.size() - 1;
+            continue;
+        }
+        if (c == '<' || c == '(') {
+            if (open.size() < 2) out += c;
+            const char close = c == '<' ? '>' : ')';
+            if (open.size() == 1 && (i + 1 >= name.size() || name[i + 1] != close)) out += kEllipsis;  // "lambda()" stays
+            open.push_back(c);
+            continue;
+        }
+        if (c == '>' || c == ')') {
+            if (open.empty() || open.back() != (c == '>' ? '<' : '(')) {
+                balanced = false;  // "operator<" or a truncated name: no nesting to trust
+                break;
+            }
+            open.pop_back();
+            if (open.size() < 2) out += c;
+            continue;
+        }
+        if (open.size() < 2) out += c;
+    }
+    if (!balanced || !open.empty()) out = std::string(name);
+    if (out.size() <= kReportMaxFootnoteChars) return out;
+    // Still long (many first-level arguments): its head and tail, on character boundaries of UTF-8.
+    const std::size_t head = kReportMaxFootnoteChars * 2 / 3, tail = kReportMaxFootnoteChars / 3 - 8;
+    std::size_t headEnd = head, tailStart = out.size() - tail;
+    while (headEnd > 0 && (static_cast<unsigned char>(out[headEnd]) & 0xC0) == 0x80) --headEnd;
+    while (tailStart < out.size() && (static_cast<unsigned char>(out[tailStart]) & 0xC0) == 0x80) ++tailStart;
+    return out.substr(0, headEnd) + " " + std::string(kEllipsis) + " " + out.substr(tailStart);
+}
 
 std::string runDurationText(const Run& run) {
     if (!run.gpu) return "predicted";

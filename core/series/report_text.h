@@ -77,5 +77,13 @@ inline constexpr std::size_t kReportMaxFlagged = 100;
 // Kernel names longer than this are shown with their middle elided and the full name in a
 // footnote under the table (template arguments run to thousands of characters).
 inline constexpr std::size_t kReportMaxNameChars = 180;
+// A footnote's name is at most this long: a 5,123-character name printed whole was a page and a half
+// of the PDF (issue 31).
+inline constexpr std::size_t kReportMaxFootnoteChars = 600;
+
+// A long kernel name as a footnote gives it: every bracket nested inside the first level's written
+// "<…>" / "(…)" ("kernel<float, 4, transform<…>(…)::{lambda(…)#2}>(…)"), then the middle elided when
+// still over kReportMaxFootnoteChars; `name` itself when it is already that short.
+std::string compactKernelName(std::string_view name);
 
 }  // namespace tilescope

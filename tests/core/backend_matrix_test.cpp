@@ -43,6 +43,52 @@ TEST(BackendMatrix, RowsAreTheRegistrysBackendVariantsWithTheOwnGemmFirst) {
     EXPECT_TRUE(row(*m, "marlin", "gemm"));
 }
 
+// Issue 31: the Backends page's shape planned causal=1 whatever the Shape panel said; its mask,
+// dropout and (for its own family) other values are the ones planned now.
+TEST(BackendMatrix, AShapesMaskDropoutAndOwnValuesArePlanned) {
+    const KernelRegistry& kernels = builtinKernels();
+    auto fa2 = resolveKernel(kernels, "attention", "fa2");
+    ASSERT_TRUE(fa2.ok()) << fa2.error();
+    const ParameterList& p = fa2->family->parameters();
+    auto shapeModel = [&](std::string_view text) {
+        auto shape = parseShape(text, p);
+        EXPECT_TRUE(shape.ok()) << shape.error();
+        auto model = backendModelFromShape(*fa2->family, *shape);
+        EXPECT_TRUE(model.has_value());
+        return *model;
+    };
+    BackendMatrixOptions o;
+    o.batches = {1};
+    o.seqs = {2048};
+    o.train = true;
+    const BackendModel open = shapeModel("head_dim=256,head_dim_v=256,causal=0,dropout=0,fa2_version=243");
+    EXPECT_EQ(open.causal, 0);
+    EXPECT_EQ(open.heads, 32);
+    auto m = backendMatrix(open, {test::device("a10")}, o, kernels);
+    ASSERT_TRUE(m.ok()) << m.error();
+    const BackendRow* forward = row(*m, "attention", "fa2");
+    ASSERT_TRUE(forward);
+    EXPECT_NE(forward->cells[0].shape.find("causal=0"), std::string::npos) << forward->cells[0].shape;
+    EXPECT_NE(forward->cells[0].command.find(forward->cells[0].shape), std::string::npos);
+    const BackendRow* backward = row(*m, "attention", "fa2_bwd");
+    ASSERT_TRUE(backward);
+    EXPECT_NE(backward->cells[0].shape.find("fa2_version=243"), std::string::npos) << backward->cells[0].shape;
+    const BackendRow* sdpaFlash = row(*m, "sdpa", "flash");
+    ASSERT_TRUE(sdpaFlash);
+    EXPECT_EQ(sdpaFlash->cells[0].verdict, Verdict::Ok);  // (224, 256] without dropout trains on sm86
+    EXPECT_NE(sdpaFlash->cells[0].shape.find("causal=0"), std::string::npos) << sdpaFlash->cells[0].shape;
+
+    // With dropout: sdpa's flash filter refuses head_dim 256 training on sm86 (the same rule as above).
+    auto withDropout = backendMatrix(shapeModel("head_dim=256,head_dim_v=256,causal=1,dropout=1"), {test::device("a10")}, o, kernels);
+    ASSERT_TRUE(withDropout.ok()) << withDropout.error();
+    EXPECT_NE(row(*withDropout, "sdpa", "flash")->cells[0].verdict, Verdict::Ok);
+
+    // A family without heads or head_dim is no attention shape.
+    auto gemm = resolveKernel(kernels, "awq_gemm", "gemm");
+    ASSERT_TRUE(gemm.ok());
+    EXPECT_FALSE(backendModelFromShape(*gemm->family, Shape::defaults(gemm->family->parameters())));
+}
+
 TEST(BackendMatrix, CellsCarryTheStacksRuleAndTheFirstFailure) {
     BackendMatrixOptions o;
     o.batches = {1, 8};

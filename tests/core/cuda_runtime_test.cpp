@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_text.h"
 #include "core/model/kernel_resources.h"
 #include "core/model/launch_checks.h"
 #include "core/model/sweep.h"
@@ -186,6 +187,28 @@ TEST(CudaRuntimeDiagnose, EachRuntimesTextPlansWithThatRuntime) {
         ASSERT_TRUE(f.limit);
         EXPECT_EQ(f.limit->actual, 86016);
     }
+}
+
+// The runtime a finding's map opens on is the one its log's launch error names (issue 31 item 3),
+// read in core (it was re-derived from the text in the Diagnose dock). Logs as the stacks printed them.
+TEST(CudaRuntimeDiagnose, RuntimeOfTheLaunchErrorALogQuotes) {
+    auto lineOf = [](const std::string& file, std::string_view needle) {
+        std::ifstream in(std::string(TILESCOPE_SOURCE_DIR) + "/" + file, std::ios::binary);
+        for (std::string line; std::getline(in, line);)
+            if (line.find(needle) != std::string::npos) return line;
+        return std::string();
+    };
+    // AutoAWQ's legacy grid on CUDA 12: "RuntimeError: CUDA error: invalid configuration argument".
+    const std::string cuda12 = lineOf("tests/data/logs/awq_legacy_grid.log", "CUDA error:");
+    ASSERT_FALSE(cuda12.empty());
+    EXPECT_EQ(cudaRuntimeOfLaunchError(cuda12), 12);
+    // aqlm#25: "RuntimeError: CUDA error: invalid argument" (13's text for a grid or block over its limit).
+    const std::string cuda13 = lineOf("tests/data/diagnose_corpus/aqlm25_jupyter_invalid_argument.log", "CUDA error:");
+    ASSERT_FALSE(cuda13.empty());
+    EXPECT_EQ(cudaRuntimeOfLaunchError(cuda13), 13);
+    EXPECT_EQ(cudaRuntimeOfLaunchError(std::string(launchConfigurationRejection(12).error.name)), 12);
+    // The log's other lines quote no launch error.
+    EXPECT_EQ(cudaRuntimeOfLaunchError(lineOf("tests/data/logs/awq_legacy_grid.log", "CUDA_LAUNCH_BLOCKING")), 0);
 }
 
 }  // namespace

@@ -150,6 +150,24 @@ TEST(ExplorerAxis, DoublingAxisSaysWhereItHoldsEveryValue) {
     EXPECT_EQ(everyValueUpTo(linearParameter(), makeExplorerAxis(linearParameter(), 4, 1, 1024, 128)), 0);
 }
 
+// The map axis's title (it was worded in the Boundaries page): where the axis is log2, from the same
+// everyValueUpTo as its ticks.
+TEST(ExplorerAxis, MapAxisTitleSaysWhereTheAxisIsLog2) {
+    const ParameterList log2{log2Parameter()};
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 65536, 999), log2), "M (every value to 151, log2 scale above)");
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 8, 128), log2), "M (every value, one cell each)");
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 65536, 17), log2), "M (log2 scale)");
+    const ParameterList linear{linearParameter()};
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(linear[0], 0, 1, 1024, 128), linear), "head_dim");
+}
+
+// Issue 31: M's box on the Boundaries page said "0 … 16,777,216" and a doubling axis starts at 1.
+TEST(ExplorerAxis, AxisLimitsStartADoublingAxisAtOne) {
+    EXPECT_EQ(explorerAxisLimits(log2Parameter()), std::make_pair(std::int64_t{1}, std::int64_t{1} << 24));
+    EXPECT_EQ(makeExplorerAxis(log2Parameter(), 0, 0, 64, 8).values.front(), 1);  // what a 0 typed there drew
+    EXPECT_EQ(explorerAxisLimits(linearParameter()), std::make_pair(std::int64_t{1}, std::int64_t{1024}));
+}
+
 TEST(ExplorerAxis, DefaultRangeCapsDoublingParameters) {
     EXPECT_EQ(defaultExplorerRange(log2Parameter()), std::make_pair(std::int64_t{1}, kExplorerLog2Ceiling));
     EXPECT_EQ(defaultExplorerRange(linearParameter()), std::make_pair(std::int64_t{1}, std::int64_t{1024}));

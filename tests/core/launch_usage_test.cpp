@@ -126,6 +126,30 @@ TEST(LaunchUsage, APlanRefusedBeforeItChoosesAKernelHasNoLaunchToShow) {
     EXPECT_FALSE(launchUsage(refused, device).empty());
 }
 
+// Issue 31 item 4: a custom launch with 65,536 B of static shared memory is refused before it has a
+// launch; the Shared memory page drew "static 0 B + dynamic 0 B". Core says which bytes were refused
+// (the page tested the limit's name itself).
+TEST(LaunchUsage, RefusedSharedMemoryIsTheBytesAskedFor) {
+    const DeviceSpec& device = *DeviceDatabase::embedded().find("h100-sxm");
+    auto custom = resolveKernel(builtinKernels(), "custom", "launch");
+    ASSERT_TRUE(custom) << custom.error();
+    auto shape = parseShape("registers=14,static_smem=65536", custom->family->parameters());
+    ASSERT_TRUE(shape);
+    const LaunchPlan plan = planWithFix(*custom, *shape, device, nullptr);
+    ASSERT_FALSE(plan.hasLaunch());
+    const auto refused = refusedSharedMemory(plan);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->actual, 65536);
+    EXPECT_EQ(refused->limit, device.smemPerBlock);
+    // A refusal about something else (group_size) has no shared memory to draw, nor has a plan with a launch.
+    auto gemm = resolveKernel(builtinKernels(), "awq_gemm", "gemm");
+    EXPECT_FALSE(refusedSharedMemory(
+        planWithFix(*gemm, *parseShape("M=16,N=4096,K=4096,group_size=138", gemm->family->parameters()), device, nullptr)));
+    auto legacy = resolveKernel(builtinKernels(), "awq_gemm", "legacy_grid_y");
+    EXPECT_FALSE(refusedSharedMemory(
+        planWithFix(*legacy, *parseShape("M=32768,N=5376,K=4096,group_size=128", legacy->family->parameters()), device, nullptr)));
+}
+
 // Issue #15 item 4: a divisibility limit read "group_size % 32 = 32, actual 138".
 TEST(LaunchUsage, DescribeLimitSaysWhatADivisibilityCheckNeeds) {
     EXPECT_EQ(describeLimit({"group_size % 32", 32, 138}), "group_size must be a multiple of 32, actual 138 (138 % 32 = 10)");

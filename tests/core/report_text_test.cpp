@@ -99,6 +99,32 @@ TEST(ReportText, ExplorerSectionShowsBothDevicesVerdictLimitAndFix) {
     EXPECT_EQ(html.find("Trace summary"), std::string::npos);  // no trace, no trace sections
 }
 
+// Issue 31: the AlexNet sample's 5,123-character kernel name was printed whole as a footnote, a page
+// and a half of the PDF; the footnote now gives its first level of template arguments.
+TEST(ReportText, LongKernelNameFootnoteIsCompact) {
+    auto trace = openTraceFile(TILESCOPE_SOURCE_DIR "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels());
+    ASSERT_TRUE(trace) << trace.error();
+    std::string longest;
+    for (const auto& r : trace->records)
+        if (r.name.size() > longest.size()) longest = r.name;
+    ASSERT_EQ(longest.size(), 5123u);
+    const std::string compact = compactKernelName(longest);
+    EXPECT_LE(compact.size(), kReportMaxFootnoteChars);
+    EXPECT_EQ(compact.rfind("void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, ", 0), 0u)
+        << compact;
+    EXPECT_NE(compact.find("uniform_and_transform<\u2026>(\u2026)"), std::string::npos) << compact;
+    // The sample's names under the footnote limit stay whole.
+    for (const auto& r : trace->records) {
+        if (r.name.size() <= kReportMaxFootnoteChars) {
+            EXPECT_EQ(compactKernelName(r.name), r.name);
+        }
+    }
+
+    const std::string html = reportHtml(*trace, builtinKernels(), {}, "alexnet");
+    EXPECT_EQ(html.find(htmlEscape(longest)), std::string::npos);
+    EXPECT_NE(html.find("(5,123 characters in full)"), std::string::npos);
+}
+
 TEST(RecordFlags, AlexnetSampleFlagsTheKernelsKinetoGaveZeroOccupancy) {
     // resources/samples/README.md: 6 kernels with 67,584 B that Kineto reports at 0 % (12.5 % by cuda_occupancy.h).
     auto trace = openTraceFile(TILESCOPE_SOURCE_DIR "/resources/samples/hta_alexnet_a100.json.gz", builtinKernels());

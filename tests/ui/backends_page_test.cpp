@@ -1,6 +1,7 @@
 // The Backends page, offscreen: a real checkpoint's backend matrix, a cell's rule in its tooltip, and
 // a double-click that opens the backend in the explorer.
 #include <QCheckBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
 #include <QtTest>
@@ -16,6 +17,9 @@ private slots:
     void gemma2MatrixCellsCarryTheirRule();
     void doubleClickOpensTheBackend();
     void withoutAModelTheShapePanelsShapeIsChecked();
+    void theShapePanelsMaskIsPlannedAndKeptOnDoubleClick();
+    void badInputClearsTheMatrix_data();
+    void badInputClearsTheMatrix();
 };
 
 namespace {
@@ -80,6 +84,55 @@ void BackendsPageTest::withoutAModelTheShapePanelsShapeIsChecked() {
     QVERIFY(fi >= 0);
     QVERIFY(page.table()->item(fi, 1)->toolTip().contains(QStringLiteral("failed to dispatch head_dim 512")));
     QCOMPARE(rowOf(page.table(), QStringLiteral("marlin/gemm")), -1);  // a shape has no linear layers
+}
+
+// Issue 31: the page said it checks the Shape panel's shape but planned causal=1; a double-click on a
+// cell then set causal=1 in the panel.
+void BackendsPageTest::theShapePanelsMaskIsPlannedAndKeptOnDoubleClick() {
+    ExplorerState state;
+    QVERIFY(state.setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+    QVERIFY(state.setShapeText(QStringLiteral("causal=0,num_splits=4")));
+    BackendsPage page(&state);
+    page.devicesEdit()->setText(QStringLiteral("h100-sxm"));
+    QVERIFY(page.check());
+    bool said = false;
+    for (const QLabel* label : page.findChildren<QLabel*>()) said = said || label->text().contains(QStringLiteral("causal 0"));
+    QVERIFY2(said, "the page says which mask it plans");
+    const int fa2 = rowOf(page.table(), QStringLiteral("attention/fa2"));
+    QVERIFY(fa2 >= 0);
+    QVERIFY(page.openCell(fa2, columnOf(page.table(), QStringLiteral("h100-sxm"))));
+    QCOMPARE(state.shape()[parameterIndex(state.parameters(), "causal")], 0);
+    QCOMPARE(state.shape()[parameterIndex(state.parameters(), "num_splits")], 4);  // the family's own rows keep its other values
+}
+
+// Issue 31: after a bad device list (or batch list) the page kept the previous matrix under the error.
+void BackendsPageTest::badInputClearsTheMatrix_data() {
+    QTest::addColumn<QString>("devices");
+    QTest::addColumn<QString>("batches");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("unknown device") << "a10,no-such-gpu"
+                                    << "1,8,64"
+                                    << "no-such-gpu";
+    QTest::newRow("batch 0") << "a10"
+                             << "0"
+                             << "at least 1";
+}
+
+void BackendsPageTest::badInputClearsTheMatrix() {
+    QFETCH(QString, devices);
+    QFETCH(QString, batches);
+    QFETCH(QString, error);
+    ExplorerState state;
+    BackendsPage page(&state);
+    page.devicesEdit()->setText(QStringLiteral("a10,h100-sxm"));
+    QVERIFY(page.openModel(gemma2()));
+    QVERIFY(page.table()->rowCount() > 0);
+    page.devicesEdit()->setText(devices);
+    page.batchesEdit()->setText(batches);
+    QVERIFY(!page.check());
+    QCOMPARE(page.table()->rowCount(), 0);
+    QVERIFY(!page.matrix());
+    QVERIFY2(page.summaryLabel()->text().contains(error), qPrintable(page.summaryLabel()->text()));
 }
 
 }  // namespace tilescope

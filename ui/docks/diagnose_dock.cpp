@@ -22,7 +22,6 @@
 
 #include "core/diagnosis/diagnosis_text.h"
 #include "core/series/launch_usage.h"
-#include "core/model/launch_checks.h"
 #include "core/model/sweep.h"
 #include "core/model/text_format.h"
 #include "ui/pages/boundary_page.h"
@@ -63,21 +62,6 @@ QString kernelText(const DiagnosisFinding& f) {
 }
 
 }  // namespace
-
-int cudaRuntimeOfLaunchError(const std::string& logText) {
-    // The runtime whose grid/block rejection the text quotes; the longer text first, as it holds no shorter one.
-    int found = 0;
-    std::size_t longest = 0;
-    for (const int runtime : kCudaRuntimeChoices) {
-        const LaunchRejection rejection = launchConfigurationRejection(runtime);
-        for (const std::string_view quoted : {rejection.message, rejection.error.name})
-            if (quoted.size() > longest && logText.find(quoted) != std::string::npos) {
-                found = runtime;
-                longest = quoted.size();
-            }
-    }
-    return found;
-}
 
 // ---- DiagnosisModel ----------------------------------------------------------------------
 

@@ -55,9 +55,6 @@ private:
     Diagnosis m_diagnosis;
 };
 
-// The CUDA runtime (12 or 13) whose grid/block launch rejection a log line quotes, 0 when it quotes none.
-int cudaRuntimeOfLaunchError(const std::string& logText);
-
 class DiagnoseDock : public QDockWidget {
     Q_OBJECT
 public:

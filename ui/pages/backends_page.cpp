@@ -34,23 +34,6 @@ std::optional<std::vector<std::int64_t>> numbers(const QString& text) {
     return out;
 }
 
-// The Shape panel's attention shape as a model without linear layers (no GEMM rows).
-std::optional<BackendModel> modelFromShape(const ExplorerState& state) {
-    const ParameterList& p = state.parameters();
-    auto value = [&](std::string_view name) -> std::optional<std::int64_t> {
-        const int i = parameterIndex(p, name);
-        return i < 0 ? std::nullopt : std::optional<std::int64_t>(state.shape()[i]);
-    };
-    if (!value("heads") || !value("head_dim")) return std::nullopt;
-    BackendModel m;
-    m.name = std::string(state.kernel().family->name()) + " shape";
-    m.heads = *value("heads");
-    m.kvHeads = value("kv_heads").value_or(m.heads);
-    m.headDim = *value("head_dim");
-    m.headDimV = value("head_dim_v").value_or(m.headDim);
-    return m;
-}
-
 }  // namespace
 
 BackendsPage::BackendsPage(ExplorerState* state, QWidget* parent)
@@ -133,27 +116,31 @@ bool BackendsPage::check() {
         auto config = loadModelConfig(m_path.toStdString());
         if (!config) {
             m_source->setText(m_path);
-            m_summary->setText(tr("<b>Error:</b> %1").arg(toQString(config.error()).toHtmlEscaped()));
-            m_matrix.reset();
-            draw();
-            return false;
+            return fail(toQString(config.error()));
         }
         model = backendModel(*config, m_state->registry());
-        m_source->setText(tr("<b>%1</b> — heads %2 (kv %3), head_dim %4; AWQ group_size %5, %6 linear layers")
+        m_source->setText(tr("<b>%1</b> — heads %2 (kv %3), head_dim %4; AWQ group_size %5, %6 linear layers; attention planned "
+                             "causal, without dropout (a config names neither)")
                               .arg(toQString(config->name).toHtmlEscaped())
                               .arg(config->heads)
                               .arg(config->kvHeads)
                               .arg(config->headDim)
                               .arg(config->groupSize)
                               .arg(model.linears.size()));
-    } else if (auto fromShape = modelFromShape(*m_state)) {
+    } else if (auto fromShape = backendModelFromShape(*m_state->kernel().family, m_state->shape())) {
         model = *fromShape;
-        m_source->setText(tr("The Shape panel's attention shape: heads %1 (kv %2), head_dim %3 (head_dim_v %4). File > Open Model "
-                             "Config or Open config… checks a checkpoint, its quantized GEMMs included.")
+        // The mask and dropout are the panel's, as every row plans them (the matrix planned causal=1
+        // whatever the panel said, and a double-click then set it; issue 31).
+        m_source->setText(tr("The Shape panel's attention shape: heads %1 (kv %2), head_dim %3 (head_dim_v %4), causal %5, dropout %6; "
+                             "%7 rows also take its other values. Batches and seqs below replace its batch and sequence lengths. "
+                             "File > Open Model Config or Open config… checks a checkpoint, its quantized GEMMs included.")
                               .arg(model.heads)
                               .arg(model.kvHeads)
                               .arg(model.headDim)
-                              .arg(model.headDimV));
+                              .arg(model.headDimV)
+                              .arg(model.causal)
+                              .arg(model.dropout)
+                              .arg(toQString(model.shapeFamily)));
     } else {
         m_source->setText(
             tr("No model open and the Shape panel's kernel has no heads / head_dim: open a model config, or pick an "
@@ -166,30 +153,29 @@ bool BackendsPage::check() {
     BackendMatrixOptions options;
     const auto batches = numbers(m_batches->text());
     const auto seqs = numbers(m_seqs->text());
-    if (!batches || !seqs) {
-        m_summary->setText(tr("<b>Error:</b> batches and seqs are comma-separated numbers of at least 1"));
-        return false;
-    }
+    if (!batches || !seqs) return fail(tr("batches and seqs are comma-separated numbers of at least 1"));
     options.batches = *batches;
     options.seqs = *seqs;
     options.train = m_train->isChecked();
     std::vector<DeviceSpec> devices;
     for (const QString& id : m_devices->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const DeviceSpec* d = m_state->database().find(id.trimmed().toStdString());
-        if (!d) {
-            m_summary->setText(tr("<b>Error:</b> unknown device '%1'").arg(id.trimmed().toHtmlEscaped()));
-            return false;
-        }
+        if (!d) return fail(tr("unknown device '%1' (tilescope-cli devices lists the ids)").arg(id.trimmed()));
         devices.push_back(*d);
     }
     auto matrix = backendMatrix(model, devices, options, m_state->registry());
-    if (!matrix) {
-        m_summary->setText(tr("<b>Error:</b> %1").arg(toQString(matrix.error()).toHtmlEscaped()));
-        return false;
-    }
+    if (!matrix) return fail(toQString(matrix.error()));
     m_matrix = std::move(*matrix);
     draw();
     return true;
+}
+
+bool BackendsPage::fail(const QString& message) {
+    // The matrix of the last good input goes: under an error it read as the answer to the input shown.
+    m_matrix.reset();
+    draw();
+    m_summary->setText(tr("<b>Error:</b> %1").arg(message.toHtmlEscaped()));
+    return false;
 }
 
 void BackendsPage::draw() {
@@ -254,8 +240,7 @@ bool BackendsPage::openCell(int row, int column) {
     if (c >= r.cells.size()) return false;
     // Copies: moving the state may re-check the page.
     const QString family = toQString(r.family), variant = toQString(r.variant), device = toQString(r.cells[c].deviceId);
-    const QString command = toQString(r.cells[c].command);
-    const QString shape = command.section(QStringLiteral(" -s "), 1);
+    const QString shape = toQString(r.cells[c].shape);
     if (!m_state->setKernel(family, variant) || !m_state->setDevice(device) || !m_state->setShapeText(shape)) return false;
     emit backendOpened();
     return true;

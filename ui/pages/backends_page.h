@@ -36,6 +36,7 @@ public:
     const std::optional<BackendMatrix>& matrix() const { return m_matrix; }
     QTableWidget* table() const { return m_table; }
     QLineEdit* devicesEdit() const { return m_devices; }
+    QLineEdit* batchesEdit() const { return m_batches; }
     QCheckBox* trainBox() const { return m_train; }
     QLabel* summaryLabel() const { return m_summary; }
 
@@ -44,6 +45,7 @@ signals:
 
 private:
     void draw();
+    bool fail(const QString& message);  // clears the matrix and shows the error; false
 
     ExplorerState* m_state;
     QString m_path;

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QSpacerItem>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <tuple>
 
 #include "core/series/launch_usage.h"
 #include "core/series/explorer_axis.h"
@@ -61,23 +63,15 @@ bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
            a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) && masked(a) == masked(b);
 }
 
-// Ticks and the scale named in the label, both from core: a doubling axis that holds every value
+// Ticks and the title with the scale it names, both from core: a doubling axis that holds every value
 // of its low octaves (more cells than values there) is log2 only above them, and says so.
 void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& parameters) {
     const ParameterSpec& parameter = parameters[static_cast<std::size_t>(sweep.parameter)];
-    const std::int64_t everyValueEnd = everyValueUpTo(parameter, sweep);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (const AxisTick& tick : axisTicks(sweep, kMaxTicks, everyValueEnd))
+    for (const AxisTick& tick : axisTicks(sweep, kMaxTicks, everyValueUpTo(parameter, sweep)))
         ticker->addTick(tick.position, groupedNumber(static_cast<double>(tick.value)));
     axis->setTicker(ticker);
-    QString scale;
-    if (everyValueEnd > 0 && everyValueEnd == sweep.values.back())  // M 1 .. 8 on awq_gemv: no log2 part
-        scale = QCoreApplication::translate("BoundaryPage", " (every value, one cell each)");
-    else if (everyValueEnd > 0)
-        scale = QCoreApplication::translate("BoundaryPage", " (every value to %1, log2 scale above)")
-                    .arg(groupedNumber(static_cast<double>(everyValueEnd)));
-    else if (sweep.scale == AxisScale::Log2) scale = QCoreApplication::translate("BoundaryPage", " (log2 scale)");
-    axis->setLabel(QString::fromStdString(axisLabel(sweep, parameters)) + scale);
+    axis->setLabel(QString::fromStdString(mapAxisTitle(sweep, parameters)));
 }
 
 std::string rangeKey(const ExplorerState& state, int parameter) {
@@ -155,7 +149,6 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
     m_legend->setObjectName(QStringLiteral("boundaryLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
-    m_plot->setExportKey(m_legend);  // an exported PNG keeps its colour key
 
     m_xParameter->setObjectName(QStringLiteral("xParameter"));
     m_yParameter->setObjectName(QStringLiteral("yParameter"));
@@ -226,6 +219,20 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
 }
 
 BoundaryPage::~BoundaryPage() { m_watcher->waitForFinished(); }
+
+void BoundaryPage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitMinimumHeight();  // the legend wraps into more lines when narrower
+}
+
+void BoundaryPage::fitMinimumHeight() {
+    // A word-wrapped label's minimum is one short line: under the Diagnose dock at 1,024 x 700 the
+    // legend lost its last lines. It needs its wrapped height at the width it has.
+    const int legend = m_legend->width() > 0 ? std::max(0, m_legend->heightForWidth(m_legend->width())) : 0;
+    if (legend == m_legend->minimumHeight()) return;
+    m_legend->setMinimumHeight(legend);
+    emit minimumHeightChanged();
+}
 
 void BoundaryPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) m_plot->axisRect()->setBackground(palette().brush(QPalette::Base));
@@ -338,8 +345,12 @@ void BoundaryPage::syncAxisControls() {
     const ParameterList& parameters = m_state->parameters();
     auto sync = [&](const SweepAxis& axis, ShapeSpinBox* from, ShapeSpinBox* to) {
         const ParameterSpec& spec = parameters[static_cast<std::size_t>(axis.parameter)];
+        // The boxes take what the axis can start and end at (a doubling axis from 1), so a value typed
+        // outside is refused with that range rather than moved silently.
+        ParameterSpec axisSpec = spec;
+        std::tie(axisSpec.minimum, axisSpec.maximum) = explorerAxisLimits(spec);
         for (ShapeSpinBox* spin : {from, to}) {
-            spin->setParameter(spec);  // steps land on values the kernel accepts, as in the shape panel
+            spin->setParameter(axisSpec);  // steps land on values the kernel accepts, as in the shape panel
             spin->setToolTip(QString::fromStdString(spec.help));
         }
         from->setValue(spinBoxValue(axis.values.front()));
@@ -579,8 +590,11 @@ void BoundaryPage::updateLegend() {
         html += tr("<br><b><font color=\"%1\">╍╍</font></b> dashed line: the stack's dispatch — past it the call is a dequantize "
                    "kernel, then an fp16 GEMM by cuBLAS (%2); its split and launch are cuBLAS's own")
                     .arg(kDispatchColour.name(), toQString(m_result->map.kernel().variantName()));
+    // An exported map (a PNG, the report's figure) keeps the key, less what only the window does.
+    m_plot->setExportKey(html + tr("<br>Dashed crosshair: the current shape."));
     html += tr("<br>Dashed crosshair: the current shape. Hover a cell for its message; click to move the shape there.");
     m_legend->setText(html);
+    fitMinimumHeight();
 }
 
 std::optional<std::pair<int, int>> BoundaryPage::cellAt(const QPoint& pixel) const {

@@ -93,9 +93,13 @@ public:
 
 signals:
     void mapShown(quint64 generation);
+    // The page needs another height to show its legend and axis titles whole (the main window
+    // gives a page that cannot scroll what it needs; issue 31 item 4).
+    void minimumHeightChanged();
 
 protected:
     void changeEvent(QEvent* event) override;  // after the plot was replotted with a new map
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void resetAxesForFamily();
@@ -116,6 +120,7 @@ private:
     void updateCrosshair();
     void showSplitRegions();
     void updateLegend();
+    void fitMinimumHeight();  // the legend's wrapped height
     std::optional<std::pair<int, int>> cellAt(const QPoint& pixel) const;
     void hover(QMouseEvent* event);
     void click(QMouseEvent* event);

@@ -1,6 +1,7 @@
 #include "ui/pages/launch_page.h"
 
 #include <QFontMetrics>
+#include <cmath>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
@@ -170,16 +171,24 @@ void LaunchPage::refreshPlots() {
     m_within->setPen(QPen(accent.darker(130)));
     m_over->setBrush(red);
     m_over->setPen(QPen(red.darker(130)));
+    // Above the chart, in a top margin kept for it: placed at a row position it reached into the chart
+    // and, on a short chart (the Diagnose dock open at 1,024 x 700), out of the plot's top (issue 31 item 4).
     QCPItemText* limitText = addPlotLabel(m_plot, tr("device limit"));
-    limitText->position->setCoords(100.0, n - 0.4);
+    limitText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    limitText->position->setCoords(100.0, 0.0);
     limitText->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    const int captionHeight = QFontMetrics(limitText->font()).height() + limitText->padding().top() + limitText->padding().bottom();
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, captionHeight + 2, 0, 0));
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(-0.7, n - 0.2);
     // One text line per row at least: with the Diagnose dock open at 1,024 x 700 the splitter gave
     // the chart ~190 px for 13 rows and their labels ran into each other. The table below gives way
     // (it scrolls); the chart does not.
     const int lineHeight = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
-    m_plot->setMinimumHeight(n * (lineHeight + 1) + kAxisAndLegendHeight);
+    // What is not the chart (the caption's margin, the X axis and its title, the legend row), as laid
+    // out, once the plot has a size; a fixed guess until then.
+    const int around = m_plot->axisRect()->height() > 0 ? m_plot->height() - m_plot->axisRect()->height() : kAxisAndLegendHeight;
+    m_plot->setMinimumHeight(static_cast<int>(std::ceil((n + 0.5) * (lineHeight + 1))) + std::max(around, kAxisAndLegendHeight));
     m_plot->yAxis->grid()->setVisible(false);
     // Room on the right for the labels of the longest bars: a label from s units, w px wide, ends inside
     // a range R drawn over W px when s + w R / W <= R, so R >= s / (1 - w / W).

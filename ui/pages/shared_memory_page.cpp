@@ -8,6 +8,7 @@
 
 #include "core/model/device_spec.h"
 #include "core/series/boundary_colours.h"
+#include "core/series/launch_usage.h"
 #include "ui/models/candidate_model.h"
 #include "ui/window/explorer_state.h"
 #include "ui/widgets/plot_widget.h"
@@ -62,15 +63,15 @@ void SharedMemoryPage::refreshPlots() {
     if (!plan.hasLaunch()) {
         // Refused before a launch exists: the figure the planner refused is the bar, not a launch of 0 B
         // ("static 0 B + dynamic 0 B" for 65,536 B of static shared memory, issue 31 item 4).
-        const bool smemLimit = plan.limit && plan.limit->name.find("smem") != std::string_view::npos;
-        if (smemLimit) bars = {{plan.limit->name, plan.limit->actual, false}};
+        const std::optional<LimitHit> refused = refusedSharedMemory(plan);
+        if (refused) bars = {{refused->name, refused->actual, false}};
         else bars.clear();
         chosen = 0;
-        m_note->setText(smemLimit ? tr("No launch: the planner refuses %1 B of shared memory before it sets a launch (%2 is %3 B). %4")
-                                        .arg(groupedNumber(static_cast<double>(plan.limit->actual)), toQString(plan.limit->name),
-                                             groupedNumber(static_cast<double>(plan.limit->limit)), QString::fromStdString(plan.message))
-                                  : tr("No launch: the planner refuses this shape before it sets shared memory. %1")
-                                        .arg(QString::fromStdString(plan.message)));
+        m_note->setText(refused ? tr("No launch: the planner refuses %1 B of shared memory before it sets a launch (%2 is %3 B). %4")
+                                      .arg(groupedNumber(static_cast<double>(refused->actual)), toQString(refused->name),
+                                           groupedNumber(static_cast<double>(refused->limit)), QString::fromStdString(plan.message))
+                                : tr("No launch: the planner refuses this shape before it sets shared memory. %1")
+                                      .arg(QString::fromStdString(plan.message)));
     } else if (bars.empty()) {
         bars.push_back({plan.tile.empty() ? std::string_view("launch") : plan.tile, plan.totalSmem(), plan.ok()});
         chosen = 0;

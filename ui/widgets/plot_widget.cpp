@@ -1,9 +1,15 @@
 #include "ui/widgets/plot_widget.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFileDialog>
 #include <QMenu>
+#include <QPageLayout>
+#include <QPageSize>
 #include <QPainter>
+#include <QPdfWriter>
+#include <QTextDocument>
 #include <algorithm>
+#include <cmath>
 
 namespace tilescope {
 
@@ -58,25 +64,63 @@ void PlotWidget::changeEvent(QEvent* event) {
     QCustomPlot::changeEvent(event);
 }
 
-bool PlotWidget::savePngWithKey(const QString& fileName) {
-    constexpr qreal kScale = 2.0;
-    const QImage plot = toPixmap(width(), height(), kScale).toImage();
-    const QPixmap key = m_exportKey->grab();  // at the screen's device pixel ratio
-    const QSize keySize = (QSizeF(key.size()) / key.devicePixelRatio() * kScale).toSize();
-    QImage image(std::max(plot.width(), keySize.width()), plot.height() + keySize.height(), QImage::Format_ARGB32);
+QImage PlotWidget::imageWithKey(int width, int height, qreal scale) {
+    const QImage plot = toPixmap(width, height, scale).toImage();
+    if (m_exportKey.isEmpty()) return plot;
+    QTextDocument key;
+    key.setDefaultFont(font());
+    key.setHtml(m_exportKey);
+    key.setTextWidth(width);
+    const int keyHeight = static_cast<int>(std::ceil(key.size().height()));
+    QImage image(plot.width(), plot.height() + static_cast<int>(std::ceil(keyHeight * scale)), QImage::Format_ARGB32);
     image.fill(palette().color(QPalette::Window));
     QPainter painter(&image);
     painter.drawImage(0, 0, plot);
-    painter.setRenderHint(QPainter::SmoothPixmapTransform);
-    painter.drawPixmap(QRect(QPoint(0, plot.height()), keySize), key);
+    painter.translate(0, plot.height());
+    painter.scale(scale, scale);
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.palette.setColor(QPalette::Text, textColour());
+    key.documentLayout()->draw(&painter, context);
     painter.end();
-    return image.save(fileName, "PNG");
+    return image;
+}
+
+bool PlotWidget::savePngWithKey(const QString& fileName) { return imageWithKey(width(), height(), 2.0).save(fileName, "PNG"); }
+
+bool PlotWidget::savePdfWithKey(const QString& fileName) {
+    // As QCustomPlot::savePdf (one page the plot's size in points, drawn as vectors), the key under it.
+    QTextDocument key;
+    key.setDefaultFont(font());
+    key.setHtml(m_exportKey);
+    key.setTextWidth(width());
+    const QSize page(width(), height() + static_cast<int>(std::ceil(key.size().height())));
+    QPdfWriter writer(fileName);
+    writer.setCreator(QStringLiteral("Tilescope"));
+    QPageLayout layout;
+    layout.setMode(QPageLayout::FullPageMode);
+    layout.setOrientation(QPageLayout::Portrait);
+    layout.setMargins(QMarginsF());
+    layout.setPageSize(QPageSize(page, QPageSize::Point, QString(), QPageSize::ExactMatch));
+    writer.setPageLayout(layout);
+    QCPPainter painter;
+    if (!painter.begin(&writer)) return false;
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setWindow(QRect(QPoint(), page));
+    painter.fillRect(QRect(QPoint(), page), palette().color(QPalette::Window));
+    toPainter(&painter, width(), height());
+    painter.translate(0, height());
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.palette.setColor(QPalette::Text, textColour());
+    key.documentLayout()->draw(&painter, context);
+    return painter.end();
 }
 
 bool PlotWidget::exportTo(const QString& fileName) {
     if (fileName.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
-        return m_exportKey && m_exportKey->isVisible() ? savePngWithKey(fileName) : savePng(fileName, width(), height(), 2.0);
-    if (fileName.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) return savePdf(fileName, width(), height());
+        return !m_exportKey.isEmpty() ? savePngWithKey(fileName) : savePng(fileName, width(), height(), 2.0);
+    if (fileName.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        return !m_exportKey.isEmpty() ? savePdfWithKey(fileName) : savePdf(fileName, width(), height());
     return false;
 }
 

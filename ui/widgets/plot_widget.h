@@ -2,7 +2,6 @@
 // itself as PNG or PDF from its context menu. Pages copy ready series into it.
 #pragma once
 
-#include <QPointer>
 #include <qcustomplot.h>
 
 namespace tilescope {
@@ -12,12 +11,15 @@ class PlotWidget : public QCustomPlot {
 public:
     explicit PlotWidget(QWidget* parent = nullptr);
 
-    // Saves by the file's suffix (.png or .pdf); false on an unknown suffix or a write error. A PNG
+    // Saves by the file's suffix (.png or .pdf); false on an unknown suffix or a write error. Either
     // carries the export key (setExportKey) under the plot.
     bool exportTo(const QString& fileName);
-    // A widget outside the plot that explains its colours (the Boundaries page's verdict legend): an
-    // exported PNG without it showed colours nobody could read (issue #31). Null: the plot alone.
-    void setExportKey(QWidget* key) { m_exportKey = key; }
+    // Rich text outside the plot that explains its colours (the Boundaries page's verdict legend, its
+    // swatches as coloured spans): an exported PNG or a report's figure without it showed colours
+    // nobody could read (issue #31). Empty: the plot alone.
+    void setExportKey(const QString& html) { m_exportKey = html; }
+    // The plot at width x height (scaled by `scale`) with the export key laid out under it at that width.
+    QImage imageWithKey(int width, int height, qreal scale = 1.0);
     // Text and grid colours from the current palette; called again on palette changes.
     void applyPalette();
     QColor textColour() const;
@@ -32,8 +34,9 @@ private:
     void showContextMenu(const QPoint& position);
     void styleAxis(QCPAxis* axis);
     bool savePngWithKey(const QString& fileName);
+    bool savePdfWithKey(const QString& fileName);
 
-    QPointer<QWidget> m_exportKey;
+    QString m_exportKey;
 };
 
 // The compare-device's curves and capacity lines (the main device's colour comes from the palette).

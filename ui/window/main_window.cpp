@@ -72,12 +72,20 @@ MainWindow::MainWindow(bool useSettings, QWidget* parent)
     m_occupancy = new OccupancyPage(m_state);
     m_sharedMemory = new SharedMemoryPage(m_state);
     m_boundary = new BoundaryPage(m_state);
+    connect(m_boundary, &BoundaryPage::minimumHeightChanged, this, [this] {
+        if (m_pages->currentWidget() == m_boundary) fitPagesMinimum();
+    });
     m_tiles = new TilesPage(m_state);
+    // Short tab labels, the page's whole name in its tooltip and the View menu: with "Shared memory" and
+    // "Tiles & buckets" the nine tabs were ~50 px wider than the pages at 1,024 px and the Backends
+    // tab hid behind the tab bar's scroll arrows (issue 31).
     m_pages->addTab(m_launch, tr("&Launch"));
     m_pages->addTab(m_occupancy, tr("&Occupancy"));
-    m_pages->addTab(m_sharedMemory, tr("Shared &memory"));
+    m_pages->setTabToolTip(m_pages->addTab(m_sharedMemory, tr("Shared &mem")),
+                           tr("Shared memory: each tile candidate's bytes against the device's capacity"));
     m_pages->addTab(m_boundary, tr("&Boundaries"));
-    m_pages->addTab(m_tiles, tr("&Tiles && buckets"));
+    m_pages->setTabToolTip(m_pages->addTab(m_tiles, tr("&Tiles")),
+                           tr("Tiles & buckets: the tile or bucket the planner picks along a parameter"));
     buildTracePages();
     // The backend matrix of the loaded model or the Shape panel's shape (issue 29); after the trace pages.
     m_backends = new BackendsPage(m_state);
@@ -170,14 +178,12 @@ void MainWindow::buildMenus() {
     connect(m_state, &ExplorerState::undoAvailable, m_undoAction, &QAction::setEnabled);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList names = pageNames();
-    for (int i = 0; i < names.size(); ++i) {
-        // The tab's mnemonic '&' goes; its literal "&&" stays "&&", which a menu shows as "&".
-        QString text = m_pages->tabText(i);
-        text.replace(QStringLiteral("&&"), QStringLiteral("\x01"))
-            .remove(QLatin1Char('&'))
-            .replace(QStringLiteral("\x01"), QStringLiteral("&&"));
-        QAction* action = view->addAction(text, this, [this, i] { m_pages->setCurrentIndex(i); });
+    // The pages' whole names (the tabs are shortened to fit 1,024 px); "&&" is a menu's "&".
+    const QStringList titles{tr("Launch"), tr("Occupancy"), tr("Shared memory"), tr("Boundaries"), tr("Tiles && buckets"),
+                             tr("Runs"),   tr("Timeline"),  tr("Performance"),   tr("Backends")};
+    Q_ASSERT(titles.size() == m_pages->count());
+    for (int i = 0; i < titles.size(); ++i) {
+        QAction* action = view->addAction(titles[i], this, [this, i] { m_pages->setCurrentIndex(i); });
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();

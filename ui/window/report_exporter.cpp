@@ -17,8 +17,10 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QTextLayout>
+#include <QTextTable>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/series/timeline_layout.h"
@@ -193,6 +195,91 @@ bool fitFigure(QTextDocument& document) {
     return false;
 }
 
+qreal pageEndOf(qreal y, qreal pageHeight) { return (std::floor(y / pageHeight) + 1.0) * pageHeight; }
+int pageOf(qreal y, qreal pageHeight) { return static_cast<int>(std::floor(y / pageHeight)); }
+
+// Moves a block's first line to the next page: its top margin grows by the room left on its page.
+void pushToNextPage(QTextDocument& document, const QTextBlock& block) {
+    const qreal pageHeight = document.pageSize().height();
+    const BlockSpan span = spanOf(document, block);
+    QTextBlockFormat format = block.blockFormat();
+    format.setTopMargin(format.topMargin() + pageEndOf(span.top, pageHeight) - span.top + 1.0);
+    QTextCursor(block).setBlockFormat(format);
+}
+
+// A table row's top (its first lines) and bottom (its last lines), over all its cells.
+BlockSpan rowSpan(const QTextDocument& document, const QTextTable& table, int row) {
+    BlockSpan span{std::numeric_limits<qreal>::max(), 0.0, 0.0};
+    for (int c = 0; c < table.columns(); ++c) {
+        const QTextTableCell cell = table.cellAt(row, c);
+        if (!cell.isValid() || cell.row() != row) continue;
+        span.top = std::min(span.top, spanOf(document, cell.firstCursorPosition().block()).top);
+        span.bottom = std::max(span.bottom, spanOf(document, cell.lastCursorPosition().block()).bottom);
+    }
+    return span;
+}
+
+// The nearest heading above `block`, or an invalid block.
+QTextBlock headingAbove(QTextBlock block) {
+    for (block = block.previous(); block.isValid(); block = block.previous())
+        if (block.blockFormat().headingLevel() >= 2) return block;
+    return {};
+}
+
+// Keeps a heading with what follows it and a table row on one page (issue 31: the "Boundary map"
+// heading sat alone at a page foot, a Devices row was split across two pages). Fixes the first
+// case in document order; true when one changed (the document lays out again). A heading goes to
+// the next page; a row that crosses a page end goes there too, the row above it stretched to the
+// page's end as Qt draws a row it moves itself; a table's first row goes with its section's heading.
+bool keepTogether(QTextDocument& document) {
+    const qreal pageHeight = document.pageSize().height();
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        if (block.blockFormat().headingLevel() >= 2 && block.next().isValid()) {
+            const BlockSpan heading = spanOf(document, block);
+            const bool atPageTop = heading.top - std::floor(heading.top / pageHeight) * pageHeight < 0.05 * pageHeight;
+            if (!atPageTop && pageOf(heading.top, pageHeight) < pageOf(spanOf(document, block.next()).top, pageHeight)) {
+                pushToNextPage(document, block);
+                document.markContentsDirty(0, document.characterCount());
+                return true;
+            }
+            continue;
+        }
+        QTextCursor at(block);
+        QTextTable* table = at.currentTable();
+        if (!table) continue;
+        const QTextTableCell cell = table->cellAt(at);
+        if (cell.column() != 0 || cell.firstCursorPosition().block() != block) continue;
+        const int row = cell.row();
+        const int firstBody = std::max(1, table->format().headerRowCount());
+        if (row < firstBody) continue;
+        const BlockSpan span = rowSpan(document, *table, row);
+        if (pageOf(span.top, pageHeight) == pageOf(span.bottom - 0.5, pageHeight)) continue;
+        if (span.bottom - span.top > pageHeight * 0.9) continue;  // a row taller than a page splits anyway
+        if (row == firstBody) {
+            // The header row alone at a page foot is no better: the section's heading takes the table along.
+            const QTextBlock heading = headingAbove(table->firstCursorPosition().block());
+            if (!heading.isValid() || pageOf(spanOf(document, heading).top, pageHeight) != pageOf(span.top, pageHeight)) continue;
+            pushToNextPage(document, heading);
+        } else {
+            // The row above ends at the page's end (its cells take the room as bottom padding; a block's
+            // bottom margin there is not counted), so this row starts on the next page.
+            const qreal room = pageEndOf(span.top, pageHeight) - span.top + 2.0 * table->format().cellPadding() + 4.0;
+            for (int c = 0; c < table->columns(); ++c) {
+                QTextTableCell above = table->cellAt(row - 1, c);
+                if (!above.isValid() || above.column() != c) continue;
+                QTextTableCellFormat format = above.format().toTableCellFormat();
+                const qreal padding =
+                    format.hasProperty(QTextFormat::TableCellBottomPadding) ? format.bottomPadding() : table->format().cellPadding();
+                format.setBottomPadding(padding + room);
+                above.setFormat(format);
+            }
+        }
+        document.markContentsDirty(0, document.characterCount());
+        return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 ReportExplorer ReportExporter::explorerPart(const ExplorerState& state, BoundaryPage* boundary) {
@@ -213,7 +300,8 @@ ReportExplorer ReportExporter::explorerPart(const ExplorerState& state, Boundary
     };
     std::string title = "Boundary map on " + state.device().id + ": the verdict along " + nameOf(boundary->xAxis().parameter);
     if (boundary->yAxis()) title += " \u00d7 " + nameOf(boundary->yAxis()->parameter);
-    const QImage image = boundary->plot()->toPixmap(kPlotWidth, kMapHeight).toImage();
+    // With its colour key under it: the verdict colours read nowhere else in a printed report (issue 31).
+    const QImage image = boundary->plot()->imageWithKey(kPlotWidth, kMapHeight);
     part.map = ReportPlot{title, "boundary-map.png", pngBytes(image)};
     // The legend as plain text, less what only the window can do (hover, click).
     QTextDocument legend;
@@ -298,6 +386,9 @@ std::unique_ptr<QTextDocument> ReportExporter::pdfDocument(const ReportContent& 
     // before it here makes Qt 6.4 drop the blocks after the next table, so headings are left as laid out.)
     for (int pass = 0; pass < 200 && fitFigure(*document); ++pass) {
     }
+    // Then headings and table rows, each moved at most once: a moved one is on a page's top.
+    for (int pass = 0; pass < 200 && keepTogether(*document); ++pass) {
+    }
     return document;
 }
 
@@ -310,6 +401,12 @@ QStringList ReportExporter::pageTexts(const QTextDocument& document) {
         pages[page] += block.text() + QLatin1Char('\n');
     }
     return pages;
+}
+
+std::pair<int, int> ReportExporter::pagesOf(const QTextDocument& document, const QTextBlock& block) {
+    const qreal pageHeight = document.pageSize().height();
+    const BlockSpan span = spanOf(document, block);
+    return {pageOf(span.top, pageHeight), pageOf(std::max(span.top, span.bottom - 0.5), pageHeight)};
 }
 
 double ReportExporter::lastPageFill(const QTextDocument& document) {

@@ -5,6 +5,8 @@
 // can export without a display; the text itself comes from core/report_text.
 #pragma once
 
+#include <utility>
+
 #include <QImage>
 #include <QString>
 #include <QStringList>
@@ -15,6 +17,7 @@
 #include "core/model/result.h"
 
 class QPagedPaintDevice;
+class QTextBlock;
 class QTextDocument;
 
 namespace tilescope {
@@ -50,6 +53,8 @@ public:
     static QStringList pageTexts(const QTextDocument& document);
     // How much of the last page its content fills, 0..1.
     static double lastPageFill(const QTextDocument& document);
+    // The pages (0-based) of a block's first and last line as laid out (tests: a row or heading kept together).
+    static std::pair<int, int> pagesOf(const QTextDocument& document, const QTextBlock& block);
 
     static constexpr int kPlotWidth = 1200;
     static constexpr int kPlotHeight = 420;
