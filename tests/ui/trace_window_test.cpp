@@ -71,6 +71,7 @@ private slots:
     void gpuActionsDisabledWithoutAGpu();
     void fakeWorker_data();
     void fakeWorker();
+    void aModelOnlyVariantHasNothingToRun();
     void exportsReports();
     void unsavedRunsAreNotLostSilently();
     void anotherTraceOpensAtItsFirstColumn();
@@ -230,6 +231,24 @@ void TraceWindowTest::fakeWorker_data() {
     QTest::newRow("crash after one run") << QByteArray("crash") << false << QStringLiteral("crashed");
     QTest::newRow("hang in a sweep") << QByteArray("hang") << true << QStringLiteral("hung");
     QTest::newRow("cuda error in a sweep") << QByteArray("cuda") << true << QStringLiteral("exited with code 1 after 1 of");
+}
+
+// attention/fa2_bwd has no device code although its family has (the forward): with a GPU there,
+// GPU > Run is off on it and says why, and on again for the forward (issue 29: device code per variant).
+void TraceWindowTest::aModelOnlyVariantHasNothingToRun() {
+    qputenv("FAKE_WORKER_MODE", "ok");
+    MainWindow window(false);
+    GpuRunController* gpu = window.gpuRuns();
+    gpu->setWorkerPath(QStringLiteral(FAKE_WORKER_PATH));
+    gpu->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(gpu->availability(), GpuRunController::Availability::Available, 20'000);
+    QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2_bwd")));
+    QVERIFY(!window.runAction()->isEnabled());
+    QVERIFY(!window.sweepAction()->isEnabled());
+    QVERIFY2(window.runAction()->toolTip().contains(QStringLiteral("attention fa2_bwd has no device code")),
+             qPrintable(window.runAction()->toolTip()));
+    QVERIFY(window.state()->setKernel(QStringLiteral("attention"), QStringLiteral("fa2")));
+    QVERIFY(window.runAction()->isEnabled());
 }
 
 void TraceWindowTest::fakeWorker() {

@@ -204,7 +204,7 @@ void PerformancePage::followShapePanel(const ExplorerState* state) {
     // parameter and range the variant's Boundaries map opens on (its map hint, else the first parameter).
     auto suggest = [this, state] {
         const KernelChoice kernel = state->kernel();
-        if (!kernel.family->hasDeviceCode()) {
+        if (!kernel.hasDeviceCode()) {
             setSweepSuggestion({});
             return;
         }

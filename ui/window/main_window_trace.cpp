@@ -376,15 +376,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::refreshGpuActions() {
     const bool gpuAvailable = m_gpu->availability() == GpuRunController::Availability::Available;
-    const KernelFamily& family = *m_state->kernel().family;
-    // A family that only models launches has no device code to run, whatever the GPU.
-    const bool runnable = family.hasDeviceCode();
+    const KernelChoice kernel = m_state->kernel();
+    // A family or variant that only models launches (triton, attention fa2_bwd) has no device code to
+    // run, whatever the GPU.
+    const bool runnable = kernel.hasDeviceCode();
     const bool available = gpuAvailable && !m_gpu->isBusy() && runnable;
-    const QString why =
-        !runnable
-            ? tr("%1 has no device code: it checks a launch from its figures only, there is nothing to run.").arg(toQString(family.name()))
-        : gpuAvailable ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
-                       : m_gpu->unavailableReason();
+    const QString why = !runnable ? tr("%1 has no device code: it checks a launch from its figures only, there is nothing to run.")
+                                        .arg(toQString(kernel.family->name()) + QLatin1Char(' ') + toQString(kernel.variantName()))
+                        : gpuAvailable ? (m_gpu->isBusy() ? tr("A GPU run is in progress.") : QString())
+                                       : m_gpu->unavailableReason();
     m_runAction->setEnabled(available);
     m_sweepAction->setEnabled(available);
     // A disabled action's shortcut does nothing; Ctrl+G then says why in the status bar (issue 31).
@@ -401,7 +401,7 @@ void MainWindow::refreshGpuActions() {
 }
 
 void MainWindow::runOnGpu() {
-    if (!m_state->kernel().family->hasDeviceCode()) return;  // the action is disabled; a shortcut may still arrive
+    if (!m_state->kernel().hasDeviceCode()) return;  // the action is disabled; a shortcut may still arrive
     if (!m_gpu->startRun(m_state->kernel(), m_state->shape(), m_state->plan())) return;
     m_gpuProgress = new QProgressDialog(tr("Running on the GPU…"), tr("Cancel"), 0, m_gpu->total(), this);
     m_gpuProgress->setWindowModality(Qt::NonModal);
@@ -411,7 +411,7 @@ void MainWindow::runOnGpu() {
 }
 
 void MainWindow::sweepOnGpu() {
-    if (!m_state->kernel().family->hasDeviceCode()) return;
+    if (!m_state->kernel().hasDeviceCode()) return;
     if (!m_gpu->startSweep(m_state->kernel(), m_state->shape(), m_boundary->xAxis(), m_boundary->yAxis(), m_state->device())) return;
     m_gpuProgress = new QProgressDialog(tr("Sweeping on the GPU…"), tr("Cancel"), 0, m_gpu->total(), this);
     m_gpuProgress->setWindowModality(Qt::NonModal);
