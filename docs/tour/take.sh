@@ -40,7 +40,12 @@ xdotool key ctrl+shift+d
 sleep 1
 xdotool mousemove 155 617 click 1  # into the dock's log box (the window sits at 0,0 without a window manager)
 sleep 0.5
-xdotool type --delay 2 --file "$root/tests/data/logs/awq_legacy_grid.log"
+# Line by line with Return between: `xdotool type --file` drops the newlines, and the dock then
+# reads the whole log as one line.
+while IFS= read -r line || [ -n "$line" ]; do
+  [ -n "$line" ] && xdotool type --delay 2 -- "$line"
+  xdotool key Return
+done <"$root/tests/data/logs/awq_legacy_grid.log"
 shot 2-diagnose 3
 stop
 

@@ -96,7 +96,17 @@ private slots:
                  QStringLiteral("M=32768 N=5376 K=4096 group_size=128"));
         QVERIFY(model->data(model->index(row, DiagnosisModel::Message)).toString().contains(QStringLiteral("invalid configuration")));
         QVERIFY(!model->data(model->index(row, DiagnosisModel::Fix)).toString().isEmpty());
-        QVERIFY2(dock->statusLabel()->text().contains(QStringLiteral("finding")), qPrintable(dock->statusLabel()->text()));
+        QVERIFY2(dock->statusLabel()->text().startsWith(QStringLiteral("1 finding in %1 lines.").arg(log.count(QLatin1Char('\n')))),
+                 qPrintable(dock->statusLabel()->text()));
+        // One line pasted (the log's error line alone): "1 line", not "1 lines".
+        const QString errorLine = log.section(QLatin1Char('\n'), 9, 9);
+        QVERIFY(errorLine.contains(QStringLiteral("invalid configuration")));
+        dock->input()->setPlainText(errorLine);
+        dock->diagnose();
+        QVERIFY2(dock->statusLabel()->text().startsWith(QStringLiteral("1 finding in 1 line.")), qPrintable(dock->statusLabel()->text()));
+        dock->input()->setPlainText(log);
+        dock->diagnose();
+        QVERIFY(finding(dock->model(), QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y")) == row);
 
         auto* button = dock->findingsView()->findChild<QPushButton*>(QStringLiteral("openBoundaryMap_%1").arg(row));
         QVERIFY(button);

@@ -379,7 +379,8 @@ void DiagnoseDock::showResult(Result<Diagnosis> diagnosis) {
         emit diagnosisFinished();
         return;
     }
-    m_status->setText((count == 1 ? tr("1 finding in %1 lines") : tr("%1 findings in %2 lines").arg(count)).arg(lines) +
+    const QString where = lines == 1 ? tr("1 line") : tr("%1 lines").arg(lines);
+    m_status->setText((count == 1 ? tr("1 finding in %1") : tr("%1 findings in %2").arg(count)).arg(where) +
                       (count > 1 ? tr("; the first is the cause, CUDA errors after it are its consequences.") : QStringLiteral(".")) +
                       tr(" Double-click a finding (or its button) to open its boundary map."));
     m_view->selectRow(0);
