@@ -176,24 +176,32 @@ DeviceSpec FindingBuilder::deviceForPlans() const {
     return device;
 }
 
+Result<Shape> FindingBuilder::shapeOf(const KernelChoice& kernel, const std::vector<DiagnosisValue>& values) {
+    const auto& parameters = kernel.family->parameters();
+    Shape shape = Shape::defaults(parameters);
+    for (const auto& v : values) {
+        const int index = parameterIndex(parameters, v.name);
+        if (index < 0) continue;
+        if (auto inRange = checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value); !inRange)
+            return makeError(inRange.error());
+        shape[index] = v.value;
+    }
+    return shape;
+}
+
 void FindingBuilder::plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values,
                           std::string_view axis, std::string note) {
     auto kernel = resolveKernel(m_scope.kernels, family, variant);
     if (!kernel) return;
     if (!m_requiredText.empty()) return;
     const auto& parameters = kernel->family->parameters();
-    Shape shape = Shape::defaults(parameters);
-    for (const auto& v : values) {
-        const int index = parameterIndex(parameters, v.name);
-        if (index < 0) continue;
-        if (auto inRange = checkParameterValue(parameters[static_cast<std::size_t>(index)], v.value); !inRange) {
-            m_finding.planNote = "not planned: " + inRange.error();
-            return;
-        }
-        shape[index] = v.value;
+    auto shaped = shapeOf(*kernel, values);
+    if (!shaped) {
+        m_finding.planNote = "not planned: " + shaped.error();
+        return;
     }
-    DeviceSpec device = planDevice();
-    if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;
+    const Shape shape = *shaped;
+    const DeviceSpec device = deviceForPlans();
     LaunchPlan plan = planWithFix(*kernel, shape, device, &m_scope.devices);
     // The runtime the log's text belongs to: without it the command would predict the local one's
     // error ("invalid argument" on 13 for a log that says "invalid configuration argument").

@@ -98,6 +98,9 @@ public:
     // The device plans use: the log's (or the default), with the log's CUDA runtime.
     DeviceSpec deviceForPlans() const;
 
+    // `kernel`'s default shape with `values` set (names it lacks are skipped); the range error of the
+    // first value its parameter refuses.
+    static Result<Shape> shapeOf(const KernelChoice& kernel, const std::vector<DiagnosisValue>& values);
     // Plans `family`/`variant` at the default shape with `values` set; the plan's fix and limit
     // fill the finding. `axis`: the parameter to sweep when the plan names none.
     void plan(std::string_view family, std::string_view variant, const std::vector<DiagnosisValue>& values, std::string_view axis,

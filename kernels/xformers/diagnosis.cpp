@@ -201,11 +201,9 @@ void buildXformersNoOperator(FindingBuilder& b, const SvMatch& m) {
                     " (xformers' HINT: torch.zeros([1, 1, 5, 8])[:,:,:,:5]), or make the key length a multiple of " + str(rule.alignment);
             // The planner models cutlass's shape and device checks, not the bias's memory layout: say whether
             // this shape passes them on the log's GPU.
-            if (auto kernel = resolveKernel(b.scope().kernels, "xformers", variant)) {
-                Shape shape = Shape::defaults(kernel->family->parameters());
-                for (const auto& v : values)
-                    if (const int at = parameterIndex(kernel->family->parameters(), v.name); at >= 0) shape[at] = v.value;
-                const LaunchPlan plan = kernel->family->plan(kernel->variant, shape, b.deviceForPlans(), PlanDetail::Brief);
+            const auto kernel = resolveKernel(b.scope().kernels, "xformers", variant);
+            if (auto shape = kernel ? FindingBuilder::shapeOf(*kernel, values) : Result<Shape>(makeError(kernel.error()))) {
+                const LaunchPlan plan = kernel->family->plan(kernel->variant, *shape, b.deviceForPlans(), PlanDetail::Brief);
                 f.explanation += plan.ok()
                                      ? " Without the bias's layout " + cutlassName + " takes this shape on " + b.planDevice().id +
                                            " (the xformers planner's checks pass): the bias's strides are what it refuses."
