@@ -16,6 +16,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include "new_user_support.h"
 #include "ui/docks/diagnose_dock.h"
 #include "ui/pages/boundary_page.h"
 #include "ui/pages/launch_page.h"
@@ -31,13 +32,7 @@ namespace {
 constexpr int kScreenWidth = 1024;
 constexpr int kScreenHeight = 700;
 
-// Types into a spin box as a user does: select all, the keys, then Enter.
-void typeAndCommit(QSpinBox* box, const QString& text) {
-    box->setFocus();
-    box->selectAll();
-    QTest::keyClicks(box, text);
-    QTest::keyClick(box, Qt::Key_Return);
-}
+using test::typeAndCommit;
 
 // The labels of `root` whose text does not fit their rect: cut at the right (one line) or at the
 // bottom (word-wrapped).
@@ -235,21 +230,7 @@ private slots:
 
 int main(int argc, char* argv[]) {
     // A 1,024 x 700 offscreen screen, as in new_user_test.cpp.
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile file(config);
-    if (!file.open(QIODevice::WriteOnly)) return 1;
-    file.write(
-        QStringLiteral(
-            R"({"screens": [{"name": "screen", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-            .arg(kScreenWidth)
-            .arg(kScreenHeight)
-            .toUtf8());
-    file.close();
-    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + config.toUtf8());
-    QApplication app(argc, argv);
-    NewUserLeftoversTest test;
-    return QTest::qExec(&test, argc, argv);
+    return tilescope::test::execOnOffscreenScreen<NewUserLeftoversTest>(argc, argv, kScreenWidth, kScreenHeight);
 }
 
 #include "new_user_leftovers_test.moc"

@@ -27,6 +27,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include "new_user_support.h"
 #include "core/series/boundary_colours.h"
 #include "core/series/launch_usage.h"
 #include "ui/window/app_theme.h"
@@ -62,13 +63,7 @@ QSpinBox* spin(MainWindow& window, const char* parameter) {
 
 QString shapeText(MainWindow& window) { return QString::fromStdString(formatShape(window.state()->shape(), window.state()->parameters())); }
 
-// Types into a spin box as a user does: select all, the keys, then Enter.
-void typeAndCommit(QSpinBox* box, const QString& text) {
-    box->setFocus();
-    box->selectAll();
-    QTest::keyClicks(box, text);
-    QTest::keyClick(box, Qt::Key_Return);
-}
+using test::typeAndCommit;
 
 // The refusal the Shape panel shows under its parameters, empty when none is shown.
 QString refusal(MainWindow& window) {
@@ -537,21 +532,7 @@ private slots:
 
 int main(int argc, char* argv[]) {
     // A 1,024 x 700 offscreen screen: the window's fit to its screen is what items 1 and 2 test.
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile file(config);
-    if (!file.open(QIODevice::WriteOnly)) return 1;
-    file.write(
-        QStringLiteral(
-            R"({"screens": [{"name": "screen", "x": 0, "y": 0, "width": %1, "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-            .arg(kScreenWidth)
-            .arg(kScreenHeight)
-            .toUtf8());
-    file.close();
-    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + config.toUtf8());
-    QApplication app(argc, argv);
-    NewUserTest test;
-    return QTest::qExec(&test, argc, argv);
+    return tilescope::test::execOnOffscreenScreen<NewUserTest>(argc, argv, kScreenWidth, kScreenHeight);
 }
 
 #include "new_user_test.moc"
