@@ -233,14 +233,20 @@ std::pair<std::int64_t, std::int64_t> explorerAxisLimits(const ParameterSpec& pa
     return {range.from, range.to};
 }
 
-std::string mapAxisTitle(const SweepAxis& axis, const ParameterList& parameters) {
+std::string mapAxisTitle(const SweepAxis& axis, const ParameterList& parameters, AxisTitleLength length) {
+    const std::string label = axisLabel(axis, parameters);
+    if (length == AxisTitleLength::LabelOnly) return label;
+    const bool full = length == AxisTitleLength::Full;
     const ParameterSpec& parameter = parameters[static_cast<std::size_t>(axis.parameter)];
     const std::int64_t everyValueEnd = everyValueUpTo(parameter, axis);
     std::string scale;
-    if (everyValueEnd > 0 && !axis.values.empty() && everyValueEnd == axis.values.back()) scale = " (every value, one cell each)";
-    else if (everyValueEnd > 0) scale = " (every value to " + withThousands(everyValueEnd) + ", log2 scale above)";
-    else if (axis.scale == AxisScale::Log2) scale = " (log2 scale)";
-    return axisLabel(axis, parameters) + scale;
+    if (everyValueEnd > 0 && !axis.values.empty() && everyValueEnd == axis.values.back())
+        scale = full ? " (every value, one cell each)" : " (every value)";
+    else if (everyValueEnd > 0)
+        scale = full ? " (every value to " + withThousands(everyValueEnd) + ", log2 scale above)"
+                     : " (log2 above " + withThousands(everyValueEnd) + ")";
+    else if (axis.scale == AxisScale::Log2) scale = full ? " (log2 scale)" : " (log2)";
+    return label + scale;
 }
 
 }  // namespace tilescope

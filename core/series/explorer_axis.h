@@ -54,10 +54,16 @@ struct AxisTick {
 // 64 in the 63rd cell, then x4 every 194 cells).
 std::vector<AxisTick> axisTicks(const SweepAxis& axis, int maxTicks, std::int64_t everyValueEnd = 0);
 
+// How much of the scale a map axis's title says: all of it, a short form for an axis too short for
+// the long one (the Y axis under the Diagnose dock at 1,024 x 700 cut "(every value to 18, log2
+// scale above)" at both ends), or the parameter's label alone.
+enum class AxisTitleLength { Full, Compact, LabelOnly };
+
 // A map axis's title: the parameter's label (axisLabel) and where the axis is log2, from everyValueUpTo:
 // " (log2 scale)", " (every value to 151, log2 scale above)", or " (every value, one cell each)" when
 // the whole range holds fewer values than cells (M 1 .. 8 on awq_gemv); nothing for a linear axis.
-std::string mapAxisTitle(const SweepAxis& axis, const ParameterList& parameters);
+// Compact: " (log2)", " (log2 above 151)", " (every value)".
+std::string mapAxisTitle(const SweepAxis& axis, const ParameterList& parameters, AxisTitleLength length = AxisTitleLength::Full);
 
 // The range an interactive axis starts with: the whole range of a linear parameter (its first and
 // last multiple of the alignment), and 1 .. min(maximum, kExplorerLog2Ceiling) for a doubling one.

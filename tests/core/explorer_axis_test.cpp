@@ -159,6 +159,12 @@ TEST(ExplorerAxis, MapAxisTitleSaysWhereTheAxisIsLog2) {
     EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 65536, 17), log2), "M (log2 scale)");
     const ParameterList linear{linearParameter()};
     EXPECT_EQ(mapAxisTitle(makeExplorerAxis(linear[0], 0, 1, 1024, 128), linear), "head_dim");
+    // The short forms an axis too short for the long title shows; the same facts, fewer words.
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 65536, 999), log2, AxisTitleLength::Compact), "M (log2 above 151)");
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 8, 128), log2, AxisTitleLength::Compact), "M (every value)");
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 65536, 17), log2, AxisTitleLength::Compact), "M (log2)");
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(log2[0], 0, 1, 65536, 17), log2, AxisTitleLength::LabelOnly), "M");
+    EXPECT_EQ(mapAxisTitle(makeExplorerAxis(linear[0], 0, 1, 1024, 128), linear, AxisTitleLength::Compact), "head_dim");
 }
 
 // Issue 31: M's box on the Boundaries page said "0 … 16,777,216" and a doubling axis starts at 1.

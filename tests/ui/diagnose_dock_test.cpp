@@ -108,10 +108,21 @@ private slots:
         dock->diagnose();
         QVERIFY(finding(dock->model(), QStringLiteral("awq_gemm"), QStringLiteral("legacy_grid_y")) == row);
 
+        // The log words the rejection as CUDA 12 does and the banner as the panel's CUDA 13 does: the
+        // details say which is which until the map sets the panel to 12 (issue 31 item 3).
+        QCOMPARE(window.state()->cudaRuntime(), 13);
+        dock->findingsView()->setCurrentIndex(model->index(row, 0));
+        auto* details = dock->findChild<QTextBrowser*>(QStringLiteral("diagnoseDetails"));
+        QVERIFY(details);
+        QVERIFY2(details->toPlainText().contains(QStringLiteral("runtime: CUDA 12, by the log's wording; the Shape panel plans CUDA 13")),
+                 qPrintable(details->toPlainText()));
+
         auto* button = dock->findingsView()->findChild<QPushButton*>(QStringLiteral("openBoundaryMap_%1").arg(row));
         QVERIFY(button);
         saveScreenshotIfAsked(window, QStringLiteral("diagnose_before"));
         QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(window.state()->cudaRuntime(), 12);
+        QVERIFY2(!details->toPlainText().contains(QStringLiteral("runtime:")), qPrintable(details->toPlainText()));
         QCOMPARE(family(window), QStringLiteral("awq_gemm"));
         QCOMPARE(variant(window), QStringLiteral("legacy_grid_y"));
         QCOMPARE(device(window), QStringLiteral("h100-sxm"));  // the log names none: the planner's default device

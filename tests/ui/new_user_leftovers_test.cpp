@@ -34,23 +34,35 @@ constexpr int kScreenHeight = 700;
 
 using test::typeAndCommit;
 
-// The labels of `root` whose text does not fit their rect: cut at the right (one line) or at the
-// bottom (word-wrapped).
+// The part of `widget` its window shows, in the widget's coordinates: its rect cut by every
+// ancestor's. A page given less height than its minimum keeps its layout and is cut at the bottom by
+// the tab widget around it, so a label can be whole in its own rect and still half out of sight.
+QRect shownPart(const QWidget* widget) {
+    QRect shown = widget->rect();
+    QPoint offset;  // the widget's origin in the current ancestor's coordinates
+    for (const QWidget* child = widget; !child->isWindow() && child->parentWidget(); child = child->parentWidget()) {
+        offset += child->pos();
+        shown &= child->parentWidget()->rect().translated(-offset);
+    }
+    return shown;
+}
+
+// The labels of `root` whose text does not fit the part of them that shows: cut at the right (one
+// line) or at the bottom (word-wrapped), by their own rect or by an ancestor's.
 QStringList clippedLabels(QWidget* root) {
     QStringList clipped;
     for (QLabel* label : root->findChildren<QLabel*>()) {
         if (!label->isVisibleTo(root) || label->text().isEmpty() || !label->pixmap().isNull()) continue;
-        const QRect inside =
-            label->contentsRect().marginsRemoved(QMargins(label->margin(), label->margin(), label->margin(), label->margin()));
+        const QRect shown = shownPart(label);
         const int needed = label->wordWrap() ? label->heightForWidth(label->width()) : label->sizeHint().height();
-        const bool cutBelow = needed > label->height();
-        const bool cutRight = !label->wordWrap() && label->sizeHint().width() > label->width();
+        const bool cutBelow = needed > shown.height() || shown.top() > 0;
+        const bool cutRight = (!label->wordWrap() && label->sizeHint().width() > label->width()) || shown.width() < label->width();
         if (cutBelow || cutRight)
             clipped << QStringLiteral("%1 '%2': %3x%4 shown, needs %5x%6")
                            .arg(label->objectName(), label->text().left(60))
-                           .arg(inside.width())
-                           .arg(label->height())
-                           .arg(label->sizeHint().width())
+                           .arg(shown.width())
+                           .arg(shown.height())
+                           .arg(label->wordWrap() ? label->width() : label->sizeHint().width())
                            .arg(needed);
     }
     return clipped;
@@ -109,6 +121,18 @@ private slots:
         QWidget* shown = window.pages()->currentWidget();
         const QStringList clipped = clippedLabels(shown);
         QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+        // The map's axis titles fit their axes (the Y title "N (every value to 18, log2 scale above)" was
+        // cut at both ends on a ~190 px axis).
+        if (page == QLatin1String("boundaries")) {
+            QCustomPlot* plot = window.boundaryPage()->plot();
+            for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+                const QRect rect = axis->axisRect()->rect();
+                const int length = axis->orientation() == Qt::Vertical ? rect.height() : rect.width();
+                const int needed = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+                QVERIFY2(!axis->label().isEmpty() && needed <= length,
+                         qPrintable(QStringLiteral("'%1' is %2 px on a %3 px axis").arg(axis->label()).arg(needed).arg(length)));
+            }
+        }
     }
 
     // With the Diagnose dock open at 1,024 x 700 a Launch page label was cut: every label of the chart

@@ -274,6 +274,12 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openBoundaryMap(index.row()); });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &DiagnoseDock::showDetails);
     connect(m_model, &QAbstractItemModel::modelReset, this, &DiagnoseDock::addMapButtons);
+    // The details' runtime line compares the log's runtime with the panel's: a new runtime rewrites it.
+    connect(m_state, &ExplorerState::changed, this, [this] {
+        if (m_state->cudaRuntime() == m_detailsRuntime) return;
+        m_detailsRuntime = m_state->cudaRuntime();
+        showDetails();
+    });
     connect(m_modelCheck, &ModelCheckWidget::shapeOpened, this, [this] { emit pageRequested(QStringLiteral("launch")); });
 }
 
@@ -451,6 +457,7 @@ void DiagnoseDock::addMapButtons() {
 }
 
 void DiagnoseDock::showDetails() {
+    m_detailsRuntime = m_state->cudaRuntime();
     const DiagnosisFinding* f = m_model->finding(m_view->currentIndex().row());
     if (!f) {
         m_details->clear();
@@ -463,6 +470,14 @@ void DiagnoseDock::showDetails() {
     if (f->consequenceOf) html += tr(" — a consequence of finding %1").arg(*f->consequenceOf + 1);
     if (!f->failingKernel.empty())
         row(tr("named in log"), f->failingKernel + " (" + f->failingKernelHow + ", line " + std::to_string(f->failingKernelLine) + ")");
+    // The banner plans the Shape panel's runtime; a log from the other one words the same rejection
+    // differently ("invalid configuration argument" beside the banner's "invalid argument"): said here,
+    // where the two meet, instead of leaving the reader to wonder which is right (issue 31 item 3).
+    if (const int logRuntime = cudaRuntimeOfLaunchError(f->message); logRuntime > 0 && logRuntime != m_state->cudaRuntime())
+        html += tr("<br><b>runtime:</b> CUDA %1, by the log's wording; the Shape panel plans CUDA %2, whose text the banner "
+                   "quotes for the same limit. Boundary map sets the panel to CUDA %1.")
+                    .arg(logRuntime)
+                    .arg(m_state->cudaRuntime());
     if (f->lines.size() > 1) {
         html += tr("<br><b>seen on lines:</b> %1").arg(toQString(occurrencesText(f->lines)));
     }

@@ -113,6 +113,7 @@ private:
     void addMapButtons();
 
     ExplorerState* m_state;
+    int m_detailsRuntime = 0;  // the panel's CUDA runtime when the details were last written
     BoundaryPage* m_boundary;
     QTabWidget* m_tabs;
     QPlainTextEdit* m_input;

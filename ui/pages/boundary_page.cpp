@@ -63,6 +63,34 @@ bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
            a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) && masked(a) == masked(b);
 }
 
+// An axis's titles, longest first: fitAxisTitles() shows the longest that its axis can hold.
+constexpr const char* kAxisTitlesProperty = "tilescopeAxisTitles";
+
+void setAxisTitles(QCPAxis* axis, const QStringList& titles) {
+    axis->setProperty(kAxisTitlesProperty, titles);
+    axis->setLabel(titles.value(0));
+}
+
+// The longest title that fits the axis's length: one longer than the axis is cut at both ends, and
+// under the Diagnose dock at 1,024 x 700 the Y axis is ~190 px, shorter than the long title.
+// True when the title changed.
+bool fitAxisTitle(QCPAxis* axis) {
+    const QStringList titles = axis->property(kAxisTitlesProperty).toStringList();
+    if (titles.isEmpty()) return false;
+    const QRect rect = axis->axisRect()->rect();
+    const int length = axis->orientation() == Qt::Vertical ? rect.height() : rect.width();
+    const QFontMetrics metrics(axis->labelFont());
+    QString shown = titles.back();
+    for (const QString& title : titles)
+        if (metrics.horizontalAdvance(title) <= length) {
+            shown = title;
+            break;
+        }
+    if (axis->label() == shown) return false;
+    axis->setLabel(shown);
+    return true;
+}
+
 // Ticks and the title with the scale it names, both from core: a doubling axis that holds every value
 // of its low octaves (more cells than values there) is log2 only above them, and says so.
 void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& parameters) {
@@ -71,7 +99,10 @@ void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& param
     for (const AxisTick& tick : axisTicks(sweep, kMaxTicks, everyValueUpTo(parameter, sweep)))
         ticker->addTick(tick.position, groupedNumber(static_cast<double>(tick.value)));
     axis->setTicker(ticker);
-    axis->setLabel(QString::fromStdString(mapAxisTitle(sweep, parameters)));
+    QStringList titles;
+    for (AxisTitleLength length : {AxisTitleLength::Full, AxisTitleLength::Compact, AxisTitleLength::LabelOnly})
+        titles << QString::fromStdString(mapAxisTitle(sweep, parameters, length));
+    setAxisTitles(axis, titles);
 }
 
 std::string rangeKey(const ExplorerState& state, int parameter) {
@@ -210,6 +241,12 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
         });
     connect(m_cells, &QSpinBox::valueChanged, this, &BoundaryPage::axisControlsEdited);
     connect(m_plot, &QCustomPlot::beforeReplot, this, &BoundaryPage::fitOutlineToCells);
+    // After a replot the axis rect has its laid-out size: a title that no longer fits (or now fits)
+    // changes, and one more replot shows it (the rect's size does not depend on the title's length).
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        const bool x = fitAxisTitle(m_plot->xAxis);
+        if (fitAxisTitle(m_plot->yAxis) || x) m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(m_watcher, &QFutureWatcherBase::finished, this, &BoundaryPage::jobFinished);
     connect(m_plot, &QCustomPlot::mouseMove, this, &BoundaryPage::hover);
     connect(m_plot, &QCustomPlot::mousePress, this, &BoundaryPage::click);
@@ -477,7 +514,8 @@ void BoundaryPage::showResult() {
         applyAxis(m_plot->yAxis, *map.yAxis(), parameters);
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-        m_plot->yAxis->setLabel(tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))));
+        setAxisTitles(m_plot->yAxis,
+                      {tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))), tr("1-D verdict")});
     }
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setVisible(false);

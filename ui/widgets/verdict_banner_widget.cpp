@@ -64,6 +64,20 @@ VerdictBannerWidget::VerdictBannerWidget(ExplorerState* state, QWidget* parent)
     refresh();
 }
 
+void VerdictBannerWidget::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    fitMinimumHeight();  // narrower, the text wraps into more lines
+}
+
+void VerdictBannerWidget::fitMinimumHeight() {
+    // QMainWindow gives its central widget no more than its minimum when the Diagnose dock is open, and
+    // a word-wrapped label's minimum is its height at its widest: at 1,024 x 700 the banner took ~30 px
+    // more than that and pushed the page's foot (the Boundaries legend's last line) out of the window.
+    // Its minimum is the height it needs at the width it has.
+    if (width() <= 0) return;
+    if (const int needed = heightForWidth(width()); needed > 0 && needed != minimumHeight()) setMinimumHeight(needed);
+}
+
 QString VerdictBannerWidget::text() const {
     QTextDocument document;
     document.setHtml(m_label->text());
@@ -108,6 +122,7 @@ void VerdictBannerWidget::refresh() {
                          ? QString::fromStdString(m_state->parameters()[static_cast<std::size_t>(plan.failingParameter)].name)
                          : tr("the failing parameter")));
     }
+    fitMinimumHeight();  // new text, maybe more lines
 }
 
 }  // namespace tilescope

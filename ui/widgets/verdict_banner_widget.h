@@ -23,8 +23,12 @@ public:
     // The verdict the banner's colour shows: the worse of the device's and the compare device's.
     Verdict shownVerdict() const { return m_shownVerdict; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refresh();
+    void fitMinimumHeight();
 
     ExplorerState* m_state;
     QLabel* m_label;
