@@ -120,9 +120,12 @@ void OccupancyPage::refreshPlots() {
         addCurve(m_plots[2], s.curves.sharedMemory, s.colour, device);
         if (!launchKnown || !s.curves.current) continue;
         const double warps = s.curves.current->activeWarpsPerSm;
-        markPoint(m_plots[0], input.threadsPerBlock, warps, s.colour, tr("%1 current").arg(device));
-        markPoint(m_plots[2], static_cast<double>(plan.totalSmem()), warps, s.colour, tr("%1 current").arg(device));
-        if (registersKnown) markPoint(m_plots[1], registers, warps, s.colour, tr("%1 current").arg(device));
+        // The point's entry sits right of its device's curve and has its colour, so it need not repeat
+        // the id: "p100-sxm2-16gb current" beside "p100-sxm2-16gb" took two rows a device at 1,024 px.
+        const QString point = tr("current shape");
+        markPoint(m_plots[0], input.threadsPerBlock, warps, s.colour, point);
+        markPoint(m_plots[2], static_cast<double>(plan.totalSmem()), warps, s.colour, point);
+        if (registersKnown) markPoint(m_plots[1], registers, warps, s.colour, point);
     }
     if (!registersKnown && launchKnown) {
         for (PlotWidget* plot : {m_plots[0], m_plots[2]}) {

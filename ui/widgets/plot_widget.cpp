@@ -54,6 +54,22 @@ void PlotWidget::placeLegendBelow(int entriesPerRow) {
     plotLayout()->setRowStretchFactor(1, 0.001);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(entriesPerRow);
+    if (m_legendColumns == 0) connect(this, &QCustomPlot::beforeReplot, this, &PlotWidget::fitLegendColumns);
+    m_legendColumns = entriesPerRow;
+}
+
+void PlotWidget::fitLegendColumns() {
+    // Two entries a row fit "h100-sxm" but cut "p100-sxm2-16gb current" at the right on a 1,024 px
+    // window's Occupancy plots: as many to a row as the plot's width holds, down to one.
+    if (m_legendColumns <= 0 || !legend->visible()) return;
+    const int available = viewport().width();
+    for (int columns = m_legendColumns; columns >= 1; --columns) {
+        if (legend->wrap() != columns) {
+            legend->setWrap(columns);
+            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // rearranges the entries it holds
+        }
+        if (legend->minimumOuterSizeHint().width() <= available) return;
+    }
 }
 
 void PlotWidget::changeEvent(QEvent* event) {

@@ -23,8 +23,8 @@ public:
     // Text and grid colours from the current palette; called again on palette changes.
     void applyPalette();
     QColor textColour() const;
-    // Shows the legend in a row of its own under the axis rect, filled row by row, entriesPerRow to a
-    // row, so it never covers a curve or a label.
+    // Shows the legend in a row of its own under the axis rect, filled row by row, at most entriesPerRow
+    // to a row (fewer where the plot is too narrow for them), so it never covers a curve or a label.
     void placeLegendBelow(int entriesPerRow);
 
 protected:
@@ -36,7 +36,10 @@ private:
     bool savePngWithKey(const QString& fileName);
     bool savePdfWithKey(const QString& fileName);
 
+    void fitLegendColumns();
+
     QString m_exportKey;
+    int m_legendColumns = 0;  // placeLegendBelow's entries a row at most; 0: the legend is not below
 };
 
 // The compare-device's curves and capacity lines (the main device's colour comes from the palette).
