@@ -80,10 +80,11 @@ void SharedMemoryPage::refreshPlots() {
                             .arg(plan.staticSmem)
                             .arg(plan.dynamicSmem));
     } else {
-        m_note->setText(
-            tr("%n candidate(s) tried; the chosen one is highlighted. Capacity = the device's opt-in limit "
-               "per block (smem_per_block_optin); the default limit without opt-in is dashed.",
-               nullptr, static_cast<int>(bars.size())));
+        // Worded per count: with no translation loaded, tr's %n form printed "1 candidate(s) tried".
+        const QString tried = bars.size() == 1 ? tr("1 candidate tried; it is the chosen one.")
+                                               : tr("%1 candidates tried; the chosen one is highlighted.").arg(bars.size());
+        m_note->setText(tried + tr(" Capacity = the device's opt-in limit per block (smem_per_block_optin); the default limit "
+                                   "without opt-in is dashed."));
     }
 
     auto* others = new QCPBars(m_plot->xAxis, m_plot->yAxis);

@@ -11,9 +11,28 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/window/qt_text.h"
+
 namespace tilescope {
 
+namespace {
+
+// Whole numbers from 1,000 up grouped as everywhere else in the app: the Shared memory and Occupancy
+// axes read "250000" and "20000" beside a table and banner that read "232,448".
+class GroupedTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
+        if (std::abs(tick) >= 1000.0 && tick == std::floor(tick)) return groupedNumber(tick);
+        return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
+    }
+};
+
+}  // namespace
+
 PlotWidget::PlotWidget(QWidget* parent) : QCustomPlot(parent) {
+    // A page that needs other ticks (text, log) sets its own ticker over this one.
+    xAxis->setTicker(QSharedPointer<GroupedTicker>::create());
+    yAxis->setTicker(QSharedPointer<GroupedTicker>::create());
     setContextMenuPolicy(Qt::CustomContextMenu);
     connect(this, &QWidget::customContextMenuRequested, this, &PlotWidget::showContextMenu);
     setNoAntialiasingOnDrag(true);
