@@ -112,7 +112,9 @@ private slots:
         QVERIFY(result->splitOutline.empty());
         QVERIFY(!page->splitOutlineCurve()->visible());
         QVERIFY(page->splitLabelTexts().isEmpty());
-        QVERIFY2(page->legendText().contains(QStringLiteral("splits its work 4 ways")), qPrintable(page->legendText()));
+        QVERIFY2(page->legendText().contains(QStringLiteral("splits its work 4 ways (num_splits)")), qPrintable(page->legendText()));
+        // Attention's own word only: the legend named "split-KV num_splits, split-K" on every family.
+        QVERIFY2(!page->legendText().contains(QStringLiteral("split-K")), qPrintable(page->legendText()));
         QVERIFY2(page->cellDescription(0, map.height() - 1).contains(QStringLiteral("max_grid_dim_z")),
                  qPrintable(page->cellDescription(0, map.height() - 1)));
     }

@@ -228,7 +228,9 @@ DiagnoseDock::DiagnoseDock(ExplorerState* state, BoundaryPage* boundary, QWidget
     auto* results = new QSplitter(Qt::Vertical);
     results->addWidget(m_view);
     results->addWidget(m_details);
-    results->setStretchFactor(0, 3);
+    // As much room for the selected finding's details (why, limit, fix, the runtime line) as for the
+    // table: at three to one a full HD window showed three lines of details under a mostly empty table.
+    results->setStretchFactor(0, 1);
     results->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(inputPane);

@@ -613,17 +613,20 @@ void BoundaryPage::updateLegend() {
                     .arg(QString::fromStdString(m_lastJob->compare->id), groupedNumber(static_cast<double>(ok)));
     }
     const auto [fewest, most] = m_result->splitRange;
+    // The family's own word for it (split-K for AWQ GEMM, num_splits for split-KV attention), not both.
+    const QString splitName = toQString(m_result->map.kernel().family->splitName());
     if (!m_result->splitOutline.empty())
-        html += tr("<br><b>┈┈</b> dotted lines: where the planner's split count (split-KV num_splits, split-K) changes "
-                   "between ok cells, %1 .. %2 here; the numbers are each region's splits")
+        html += tr("<br><b>┈┈</b> dotted lines: where the planner's split count (%1) changes "
+                   "between ok cells, %2 .. %3 here; the numbers are each region's splits")
+                    .arg(splitName)
                     .arg(fewest)
                     .arg(most);
     else if (most > 1 && !m_result->dispatchOutline.empty())
         html += tr("<br>Every ok cell before the dispatch line splits its work %1 ways (split-K).")
                     .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
     else if (most > 1)
-        html += tr("<br>Every ok cell splits its work %1 ways (split-KV num_splits, split-K).")
-                    .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most));
+        html += tr("<br>Every ok cell splits its work %1 ways (%2).")
+                    .arg(fewest == most ? QString::number(most) : tr("%1 .. %2").arg(fewest).arg(most), splitName);
     if (!m_result->dispatchOutline.empty())
         html += tr("<br><b><font color=\"%1\">╍╍</font></b> dashed line: the stack's dispatch — past it the call is a dequantize "
                    "kernel, then an fp16 GEMM by cuBLAS (%2); its split and launch are cuBLAS's own")
