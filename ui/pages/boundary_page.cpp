@@ -63,37 +63,9 @@ bool sameInputs(const BoundaryJob& a, const BoundaryJob& b) {
            a.y.has_value() == b.y.has_value() && (!a.y || sameAxis(*a.y, *b.y)) && masked(a) == masked(b);
 }
 
-// An axis's titles, longest first: fitAxisTitles() shows the longest that its axis can hold.
-constexpr const char* kAxisTitlesProperty = "tilescopeAxisTitles";
-
-void setAxisTitles(QCPAxis* axis, const QStringList& titles) {
-    axis->setProperty(kAxisTitlesProperty, titles);
-    axis->setLabel(titles.value(0));
-}
-
-// The longest title that fits the axis's length: one longer than the axis is cut at both ends, and
-// under the Diagnose dock at 1,024 x 700 the Y axis is ~190 px, shorter than the long title.
-// True when the title changed.
-bool fitAxisTitle(QCPAxis* axis) {
-    const QStringList titles = axis->property(kAxisTitlesProperty).toStringList();
-    if (titles.isEmpty()) return false;
-    const QRect rect = axis->axisRect()->rect();
-    const int length = axis->orientation() == Qt::Vertical ? rect.height() : rect.width();
-    const QFontMetrics metrics(axis->labelFont());
-    QString shown = titles.back();
-    for (const QString& title : titles)
-        if (metrics.horizontalAdvance(title) <= length) {
-            shown = title;
-            break;
-        }
-    if (axis->label() == shown) return false;
-    axis->setLabel(shown);
-    return true;
-}
-
 // Ticks and the title with the scale it names, both from core: a doubling axis that holds every value
 // of its low octaves (more cells than values there) is log2 only above them, and says so.
-void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& parameters) {
+void applyAxis(PlotWidget* plot, QCPAxis* axis, const SweepAxis& sweep, const ParameterList& parameters) {
     const ParameterSpec& parameter = parameters[static_cast<std::size_t>(sweep.parameter)];
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (const AxisTick& tick : axisTicks(sweep, kMaxTicks, everyValueUpTo(parameter, sweep)))
@@ -102,7 +74,7 @@ void applyAxis(QCPAxis* axis, const SweepAxis& sweep, const ParameterList& param
     QStringList titles;
     for (AxisTitleLength length : {AxisTitleLength::Full, AxisTitleLength::Compact, AxisTitleLength::LabelOnly})
         titles << QString::fromStdString(mapAxisTitle(sweep, parameters, length));
-    setAxisTitles(axis, titles);
+    plot->setAxisTitles(axis, titles);
 }
 
 std::string rangeKey(const ExplorerState& state, int parameter) {
@@ -241,12 +213,6 @@ BoundaryPage::BoundaryPage(ExplorerState* state, QWidget* parent)
         });
     connect(m_cells, &QSpinBox::valueChanged, this, &BoundaryPage::axisControlsEdited);
     connect(m_plot, &QCustomPlot::beforeReplot, this, &BoundaryPage::fitOutlineToCells);
-    // After a replot the axis rect has its laid-out size: a title that no longer fits (or now fits)
-    // changes, and one more replot shows it (the rect's size does not depend on the title's length).
-    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
-        const bool x = fitAxisTitle(m_plot->xAxis);
-        if (fitAxisTitle(m_plot->yAxis) || x) m_plot->replot(QCustomPlot::rpQueuedReplot);
-    });
     connect(m_watcher, &QFutureWatcherBase::finished, this, &BoundaryPage::jobFinished);
     connect(m_plot, &QCustomPlot::mouseMove, this, &BoundaryPage::hover);
     connect(m_plot, &QCustomPlot::mousePress, this, &BoundaryPage::click);
@@ -509,13 +475,13 @@ void BoundaryPage::showResult() {
     const ParameterList& parameters = map.kernel().family->parameters();
     m_plot->xAxis->setRange(-0.5, w - 0.5);
     m_plot->yAxis->setRange(-0.5, h - 0.5);
-    applyAxis(m_plot->xAxis, map.xAxis(), parameters);
+    applyAxis(m_plot, m_plot->xAxis, map.xAxis(), parameters);
     if (map.yAxis()) {
-        applyAxis(m_plot->yAxis, *map.yAxis(), parameters);
+        applyAxis(m_plot, m_plot->yAxis, *map.yAxis(), parameters);
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-        setAxisTitles(m_plot->yAxis,
-                      {tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))), tr("1-D verdict")});
+        m_plot->setAxisTitles(m_plot->yAxis, {tr("1-D: verdict along %1").arg(QString::fromStdString(axisLabel(map.xAxis(), parameters))),
+                                              tr("1-D verdict")});
     }
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setVisible(false);

@@ -38,7 +38,7 @@ void markPoint(PlotWidget* plot, double x, double y, const QColor& colour, const
 }  // namespace
 
 OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
-    : PlotPage(parent), m_state(state), m_assumedRegisters(new QSpinBox), m_summary(new QLabel) {
+    : PlotPage(parent), m_state(state), m_assumedRegisters(new QSpinBox), m_summary(new QLabel), m_key(new QLabel) {
     setObjectName(QStringLiteral("occupancyPage"));
     static const char* const kNames[] = {"occupancy-block-size", "occupancy-registers", "occupancy-shared-memory"};
     static const char* const kTitles[] = {QT_TR_NOOP("Threads per block"), QT_TR_NOOP("Registers per thread"),
@@ -48,10 +48,9 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
         m_plots[i] = new PlotWidget;
         m_plots[i]->setObjectName(QLatin1String(kNames[i]));
         m_plots[i]->xAxis->setLabel(tr(kTitles[i]));
-        m_plots[i]->yAxis->setLabel(tr("Active warps per SM"));
-        // Two legend entries a row (a device's curve and its point): four to a row cut the device ids
-        // to "h10" and "rtx" at 1,024 px (issue #15 item 12).
-        m_plots[i]->placeLegendBelow(2);
+        m_plots[i]->setAxisTitles(m_plots[i]->yAxis, {tr("Active warps per SM"), tr("Warps per SM"), tr("Warps/SM")});
+        // No legend under each plot: the three held the same entries, and with the Diagnose dock open
+        // at full HD they left each chart ~60 px tall. One key beside them (m_key) says it once.
         m_plots[i]->applyPalette();
     }
     m_assumedRegisters->setObjectName(QStringLiteral("assumedRegisters"));
@@ -63,6 +62,10 @@ OccupancyPage::OccupancyPage(ExplorerState* state, QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* side = new QWidget;
     auto* form = new QFormLayout(side);
+    m_key->setObjectName(QStringLiteral("occupancyKey"));
+    m_key->setWordWrap(true);
+    m_key->setTextFormat(Qt::RichText);
+    form->addRow(m_key);
     form->addRow(tr("Assumed registers per thread"), m_assumedRegisters);
     form->addRow(m_summary);
     grid->addWidget(m_plots[0], 0, 0);
@@ -139,7 +142,17 @@ void OccupancyPage::refreshPlots() {
         note->position->setType(QCPItemPosition::ptAxisRectRatio);
         note->position->setCoords(0.02, 0.02);
     }
+    // The key: each device's curve, and its point where the shape has one; a saved plot carries it too.
+    QStringList key;
+    for (const Series& s : series) {
+        QString line =
+            QStringLiteral("<span style='color:%1'><b>━━</b></span> %2").arg(s.colour.name(), QString::fromStdString(s.device->id));
+        if (launchKnown && s.curves.current) line += tr(" &nbsp; <span style='color:%1'>◆</span> its current shape").arg(s.colour.name());
+        key << line;
+    }
+    m_key->setText(key.join(QStringLiteral("<br>")));
     for (PlotWidget* plot : m_plots) {
+        plot->setExportKey(m_key->text());
         plot->rescaleAxes();
         plot->yAxis->setRange(0, maxWarps * 1.1 + 1);
         plot->replot(QCustomPlot::rpQueuedReplot);

@@ -34,6 +34,7 @@ private:
     PlotWidget* m_plots[3];
     QSpinBox* m_assumedRegisters;
     QLabel* m_summary;
+    QLabel* m_key;  // the three plots' shared legend: each device's curve colour and its current point
 };
 
 }  // namespace tilescope

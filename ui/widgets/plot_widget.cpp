@@ -1,6 +1,7 @@
 #include "ui/widgets/plot_widget.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QFontMetrics>
 #include <QFileDialog>
 #include <QMenu>
 #include <QPageLayout>
@@ -35,6 +36,11 @@ PlotWidget::PlotWidget(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setTicker(QSharedPointer<GroupedTicker>::create());
     setContextMenuPolicy(Qt::CustomContextMenu);
     connect(this, &QWidget::customContextMenuRequested, this, &PlotWidget::showContextMenu);
+    // After a replot the axis rects have their laid-out size: a title that no longer fits (or now fits)
+    // changes, and one more replot shows it (an axis's length does not depend on its title's).
+    connect(this, &QCustomPlot::afterReplot, this, [this] {
+        if (fitAxisTitles()) replot(QCustomPlot::rpQueuedReplot);
+    });
     setNoAntialiasingOnDrag(true);
     setMinimumSize(240, 180);
     applyPalette();
@@ -65,6 +71,32 @@ void PlotWidget::applyPalette() {
         legend->setTextColor(textColour());
         legend->setBorderPen(QPen(textColour()));
     }
+}
+
+void PlotWidget::setAxisTitles(QCPAxis* axis, const QStringList& longestFirst) {
+    m_axisTitles.insert(axis, longestFirst);
+    axis->setLabel(longestFirst.value(0));
+    fitAxisTitles();
+}
+
+bool PlotWidget::fitAxisTitles() {
+    bool changed = false;
+    for (auto it = m_axisTitles.cbegin(); it != m_axisTitles.cend(); ++it) {
+        QCPAxis* axis = it.key();
+        const QStringList& titles = it.value();
+        if (titles.isEmpty()) continue;
+        const QRect rect = axis->axisRect()->rect();
+        const int length = axis->orientation() == Qt::Vertical ? rect.height() : rect.width();
+        if (length <= 0) continue;  // not laid out yet
+        const QFontMetrics metrics(axis->labelFont());
+        const auto fits =
+            std::find_if(titles.begin(), titles.end(), [&](const QString& t) { return metrics.horizontalAdvance(t) <= length; });
+        const QString& shown = fits != titles.end() ? *fits : titles.back();
+        if (axis->label() == shown) continue;
+        axis->setLabel(shown);
+        changed = true;
+    }
+    return changed;
 }
 
 void PlotWidget::placeLegendBelow(int entriesPerRow) {

@@ -2,6 +2,7 @@
 // itself as PNG or PDF from its context menu. Pages copy ready series into it.
 #pragma once
 
+#include <QHash>
 #include <qcustomplot.h>
 
 namespace tilescope {
@@ -23,6 +24,10 @@ public:
     // Text and grid colours from the current palette; called again on palette changes.
     void applyPalette();
     QColor textColour() const;
+    // An axis's titles, longest first: the axis shows the longest its length holds, chosen again after
+    // each replot (a title longer than its axis is cut at both ends; a dock can shorten an axis to
+    // ~150 px). A plain setLabel() stays as it is.
+    void setAxisTitles(QCPAxis* axis, const QStringList& longestFirst);
     // Shows the legend in a row of its own under the axis rect, filled row by row, at most entriesPerRow
     // to a row (fewer where the plot is too narrow for them), so it never covers a curve or a label.
     void placeLegendBelow(int entriesPerRow);
@@ -37,8 +42,10 @@ private:
     bool savePdfWithKey(const QString& fileName);
 
     void fitLegendColumns();
+    bool fitAxisTitles();  // true when a title changed
 
     QString m_exportKey;
+    QHash<QCPAxis*, QStringList> m_axisTitles;
     int m_legendColumns = 0;  // placeLegendBelow's entries a row at most; 0: the legend is not below
 };
 
