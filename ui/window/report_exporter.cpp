@@ -197,6 +197,8 @@ bool fitFigure(QTextDocument& document) {
 
 qreal pageEndOf(qreal y, qreal pageHeight) { return (std::floor(y / pageHeight) + 1.0) * pageHeight; }
 int pageOf(qreal y, qreal pageHeight) { return static_cast<int>(std::floor(y / pageHeight)); }
+// Moving what starts a page to the next one would only leave an empty page.
+bool atPageTop(qreal y, qreal pageHeight) { return y - std::floor(y / pageHeight) * pageHeight < 0.05 * pageHeight; }
 
 // Moves a block's first line to the next page: its top margin grows by the room left on its page.
 void pushToNextPage(QTextDocument& document, const QTextBlock& block) {
@@ -212,11 +214,63 @@ BlockSpan rowSpan(const QTextDocument& document, const QTextTable& table, int ro
     BlockSpan span{std::numeric_limits<qreal>::max(), 0.0, 0.0};
     for (int c = 0; c < table.columns(); ++c) {
         const QTextTableCell cell = table.cellAt(row, c);
-        if (!cell.isValid() || cell.row() != row) continue;
+        if (!cell.isValid() || cell.row() != row || cell.column() != c) continue;
         span.top = std::min(span.top, spanOf(document, cell.firstCursorPosition().block()).top);
         span.bottom = std::max(span.bottom, spanOf(document, cell.lastCursorPosition().block()).bottom);
     }
     return span;
+}
+
+// What a table row needs to be kept on one page: its cells' edges as Qt 6.4's layoutTable sees them.
+struct RowGeometry {
+    qreal top = std::numeric_limits<qreal>::max();        // the row's upper edge, where its cells' padding starts
+    qreal firstLine = std::numeric_limits<qreal>::max();  // its shortest first line
+    qreal topPadding = 0.0;                               // the largest over its cells, half the collapsed border included
+    qreal bottomPadding = 0.0;                            // the same
+    qreal naturalHeight = 0.0;                            // the tallest cell's lines and padding, with no page break inside
+};
+
+qreal cellPadding(const QTextTable& table, const QTextTableCell& cell, QTextFormat::Property padding, QTextFormat::Property border) {
+    const QTextTableCellFormat format = cell.format().toTableCellFormat();
+    const qreal own = format.hasProperty(padding) ? format.doubleProperty(padding) : table.format().cellPadding();
+    // With border-collapse, Qt puts half of a cell's border inside its padding.
+    return own + (table.format().borderCollapse() ? format.doubleProperty(border) / 2.0 : 0.0);
+}
+
+RowGeometry rowGeometry(const QTextDocument& document, const QTextTable& table, int row) {
+    RowGeometry geometry;
+    for (int c = 0; c < table.columns(); ++c) {
+        const QTextTableCell cell = table.cellAt(row, c);
+        if (!cell.isValid() || cell.row() != row || cell.column() != c) continue;
+        const qreal top = cellPadding(table, cell, QTextFormat::TableCellTopPadding, QTextFormat::TableCellTopBorder);
+        const qreal bottom = cellPadding(table, cell, QTextFormat::TableCellBottomPadding, QTextFormat::TableCellBottomBorder);
+        geometry.topPadding = std::max(geometry.topPadding, top);
+        geometry.bottomPadding = std::max(geometry.bottomPadding, bottom);
+        const QTextBlock first = cell.firstCursorPosition().block();
+        geometry.top = std::min(geometry.top, spanOf(document, first).top - first.blockFormat().topMargin() - top);
+        qreal lines = 0.0;
+        for (QTextBlock block = first; block.isValid() && block.position() <= cell.lastPosition(); block = block.next()) {
+            const QTextLayout* layout = block.layout();
+            for (int i = 0; layout && i < layout->lineCount(); ++i) lines += layout->lineAt(i).height();
+            if (layout && layout->lineCount() > 0 && block == first)
+                geometry.firstLine = std::min(geometry.firstLine, layout->lineAt(0).height());
+        }
+        geometry.naturalHeight = std::max(geometry.naturalHeight, lines + top + bottom);
+    }
+    if (geometry.firstLine == std::numeric_limits<qreal>::max()) geometry.firstLine = 0.0;
+    return geometry;
+}
+
+// The room Qt 6.4 keeps free at each page's foot below a table's rows: layoutFrame counts the
+// table's *top* margin (and its border and padding) into effectiveBottomMargin, and layoutCell
+// adds half the widest outer cell border.
+qreal tableFootRoom(const QTextTable& table) {
+    const QTextTableFormat format = table.format();
+    qreal border = 0.0;
+    if (format.borderCollapse())
+        for (int c = 0; c < table.columns(); ++c)
+            border = std::max(border, table.cellAt(table.rows() - 1, c).format().doubleProperty(QTextFormat::TableCellBottomBorder));
+    return format.topMargin() + format.border() + format.padding() + std::ceil(border / 2.0);
 }
 
 // The nearest heading above `block`, or an invalid block.
@@ -226,18 +280,48 @@ QTextBlock headingAbove(QTextBlock block) {
     return {};
 }
 
+// Moves a table whose first body row does not fit under its header row to the next page, by moving
+// what introduces it: its section's heading when that shares the row's page, else the text right above it.
+bool pushTableToNextPage(QTextDocument& document, const QTextTable& table, qreal rowTop) {
+    const qreal pageHeight = document.pageSize().height();
+    const int page = pageOf(rowTop, pageHeight);
+    const auto movable = [&](const QTextBlock& block) {
+        const qreal top = spanOf(document, block).top;
+        return pageOf(top, pageHeight) == page && !atPageTop(top, pageHeight);
+    };
+    const QTextBlock heading = headingAbove(table.firstCursorPosition().block());
+    if (heading.isValid() && movable(heading)) {
+        pushToNextPage(document, heading);
+        return true;
+    }
+    QTextBlock above = table.firstCursorPosition().block().previous();
+    while (above.isValid() && above.text().isEmpty()) above = above.previous();
+    if (!above.isValid() || QTextCursor(above).currentTable() || !movable(above)) return false;
+    pushToNextPage(document, above);
+    return true;
+}
+
 // Keeps a heading with what follows it and a table row on one page (issue 31: the "Boundary map"
 // heading sat alone at a page foot, a Devices row was split across two pages). Fixes the first
-// case in document order; true when one changed (the document lays out again). A heading goes to
-// the next page; a row that crosses a page end goes there too, the row above it stretched to the
-// page's end as Qt draws a row it moves itself; a table's first row goes with its section's heading.
+// case in document order, so what it changes lies below everything already fixed; true when one
+// changed (the document lays out again). A heading goes to the next page; so does a table's first
+// body row, with the table and its section's heading.
+//
+// Any later row: Qt 6.4 (QTextDocumentLayoutPrivate::layoutTable) moves a row to the next page
+// only when none of its cells' first lines fits on this one; when some do, the row splits, line by
+// line in each cell. So the row above is stretched, by bottom padding on its cells, to just short of
+// where the table's rows stop on the page: then no first line of this row fits and Qt moves the
+// row whole, stretching the row above to the page's foot as it draws any row it moves. Not further:
+// layoutCell subtracts a cell's bottom padding from the page room of that cell's own lines, so a
+// row above stretched past the foot (what this did before) pushed its own last lines over the page
+// end, and a Devices row of three-line cells split instead of the one below it.
 bool keepTogether(QTextDocument& document) {
     const qreal pageHeight = document.pageSize().height();
     for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
         if (block.blockFormat().headingLevel() >= 2 && block.next().isValid()) {
             const BlockSpan heading = spanOf(document, block);
-            const bool atPageTop = heading.top - std::floor(heading.top / pageHeight) * pageHeight < 0.05 * pageHeight;
-            if (!atPageTop && pageOf(heading.top, pageHeight) < pageOf(spanOf(document, block.next()).top, pageHeight)) {
+            if (!atPageTop(heading.top, pageHeight) &&
+                pageOf(heading.top, pageHeight) < pageOf(spanOf(document, block.next()).top, pageHeight)) {
                 pushToNextPage(document, block);
                 document.markContentsDirty(0, document.characterCount());
                 return true;
@@ -254,23 +338,25 @@ bool keepTogether(QTextDocument& document) {
         if (row < firstBody) continue;
         const BlockSpan span = rowSpan(document, *table, row);
         if (pageOf(span.top, pageHeight) == pageOf(span.bottom - 0.5, pageHeight)) continue;
-        if (span.bottom - span.top > pageHeight * 0.9) continue;  // a row taller than a page splits anyway
+        const RowGeometry geometry = rowGeometry(document, *table, row);
+        if (geometry.naturalHeight > pageHeight * 0.9) continue;  // a row taller than a page splits anyway
         if (row == firstBody) {
-            // The header row alone at a page foot is no better: the section's heading takes the table along.
-            const QTextBlock heading = headingAbove(table->firstCursorPosition().block());
-            if (!heading.isValid() || pageOf(spanOf(document, heading).top, pageHeight) != pageOf(span.top, pageHeight)) continue;
-            pushToNextPage(document, heading);
+            // The header row alone at a page foot is no better: the table goes, with what introduces it.
+            if (!pushTableToNextPage(document, *table, geometry.top)) continue;
         } else {
-            // The row above ends at the page's end (its cells take the room as bottom padding; a block's
-            // bottom margin there is not counted), so this row starts on the next page.
-            const qreal room = pageEndOf(span.top, pageHeight) - span.top + 2.0 * table->format().cellPadding() + 4.0;
+            // The middle of the band where the row above may end: ending sooner, it leaves room for
+            // some of this row's first lines; ending later, its own last lines no longer fit.
+            const qreal rowsEnd = pageEndOf(geometry.top, pageHeight) - tableFootRoom(*table);
+            const qreal target = rowsEnd - (geometry.topPadding + geometry.firstLine + geometry.bottomPadding) / 2.0;
+            const qreal stretch = target - geometry.top;
+            if (stretch < 0.5) continue;  // already there: nothing more to gain from the row above
             for (int c = 0; c < table->columns(); ++c) {
                 QTextTableCell above = table->cellAt(row - 1, c);
-                if (!above.isValid() || above.column() != c) continue;
+                if (!above.isValid() || above.column() != c || above.row() + above.rowSpan() != row) continue;
                 QTextTableCellFormat format = above.format().toTableCellFormat();
                 const qreal padding =
                     format.hasProperty(QTextFormat::TableCellBottomPadding) ? format.bottomPadding() : table->format().cellPadding();
-                format.setBottomPadding(padding + room);
+                format.setBottomPadding(padding + stretch);
                 above.setFormat(format);
             }
         }
