@@ -1,5 +1,7 @@
 #include "core/model/kernel_resources.h"
 
+#include <algorithm>
+
 #include <array>
 #include <atomic>
 
@@ -45,6 +47,15 @@ std::optional<KernelResources> KernelResourceTable::find(std::string_view symbol
     memo[nextMemo] = {m_id, wanted, found->first, resources};
     nextMemo = (nextMemo + 1) % kMemoEntries;
     return resources;
+}
+
+std::vector<int> KernelResourceTable::compiledSmVersions(std::string_view symbol) const {
+    std::vector<int> versions;
+    if (const auto found = m_bySymbol.find(symbol); found != m_bySymbol.end())
+        for (const KernelResourceEntry* entry : found->second) versions.push_back(entry->smVersion);
+    std::sort(versions.begin(), versions.end());
+    versions.erase(std::unique(versions.begin(), versions.end()), versions.end());
+    return versions;
 }
 
 std::optional<KernelResources> KernelResourceTable::lookUp(const std::vector<const KernelResourceEntry*>& candidates,

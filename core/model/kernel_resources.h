@@ -34,6 +34,9 @@ public:
     // The SASS the driver would load: the exact arch, else the highest compiled arch of the same
     // major below it (sm_87 runs sm_86 code). nullopt: not compiled for this device.
     std::optional<KernelResources> find(std::string_view symbol, ComputeCapability cc) const;
+    // The archs `symbol` was compiled for, oldest first (sm versions: 75, 80, ...); empty when the table
+    // does not hold it. The newest is also in the fatbinary as PTX, which the driver JITs for newer GPUs.
+    std::vector<int> compiledSmVersions(std::string_view symbol) const;
     std::span<const KernelResourceEntry> entries() const { return m_entries; }
     bool empty() const { return m_entries.empty(); }
 

@@ -119,6 +119,29 @@ bool checkRegisters(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detai
     return false;
 }
 
+// The driver loads a kernel's SASS for the device's arch (or an older one of the same major) or JITs
+// the PTX of the newest arch for a newer GPU; with neither the launch fails. The bundled kernels are
+// compiled for TILESCOPE_CUDA_ARCHS (sm_75 and newer: CUDA 13 compiles nothing older), so a P100
+// (sm_60) or V100 (sm_70) planned as launching was wrong. A symbol the table does not hold (a
+// model-only family, a build without the table) is not judged.
+bool checkKernelImage(LaunchPlan& plan, const DeviceSpec& device, const KernelResourceTable& resources, PlanDetail detail) {
+    if (plan.kernelSymbol.empty() || plan.registers) return true;  // registers found: the build has its SASS
+    const std::vector<int> compiled = resources.compiledSmVersions(plan.kernelSymbol);
+    const int sm = device.computeCapability.smVersion();
+    if (compiled.empty() || sm > compiled.back()) return true;  // unknown, or JIT from the newest arch's PTX
+    const int needed = sm < compiled.front() ? compiled.front() : compiled.back();
+    failPlan(plan, Verdict::UnsupportedDevice, {"compute_capability", needed, sm}, -1, detail, kNoKernelImageText);
+    plan.cudaError = kCudaErrorNoKernelImageForDevice;
+    if (detail == PlanDetail::Full) {
+        std::string archs;
+        for (const int version : compiled) archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(version);
+        plan.alternative = "this build's kernels are compiled for " + archs +
+                           " (TILESCOPE_CUDA_ARCHS; CUDA 13 compiles nothing older than sm_75): plan it on a GPU of one of those "
+                           "architectures";
+    }
+    return false;
+}
+
 bool checkMemory(LaunchPlan& plan, const DeviceSpec& device, PlanDetail detail) {
     if (plan.deviceMemoryBytes <= device.memoryBytes) return true;
     failPlan(plan, Verdict::OutOfMemory, {"memory_bytes", device.memoryBytes, plan.deviceMemoryBytes}, plan.memoryParameter, detail,
@@ -133,8 +156,8 @@ void finishLaunch(LaunchPlan& plan, const DeviceSpec& device, const KernelResour
     if (!plan.kernelSymbol.empty()) {
         if (auto found = resources.find(plan.kernelSymbol, device.computeCapability)) plan.registers = found->registers;
     }
-    if (!checkBlock(plan, device, detail) || !checkGrid(plan, device, detail) || !checkSharedMemory(plan, device, detail) ||
-        !checkRegisters(plan, device, detail) || !checkMemory(plan, device, detail)) {
+    if (!checkKernelImage(plan, device, resources, detail) || !checkBlock(plan, device, detail) || !checkGrid(plan, device, detail) ||
+        !checkSharedMemory(plan, device, detail) || !checkRegisters(plan, device, detail) || !checkMemory(plan, device, detail)) {
         return;
     }
     plan.verdict = Verdict::Ok;

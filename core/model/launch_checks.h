@@ -18,6 +18,8 @@ inline constexpr CudaErrorCode kCudaErrorInvalidConfiguration{"cudaErrorInvalidC
 inline constexpr CudaErrorCode kCudaErrorInvalidValue{"cudaErrorInvalidValue", 1};
 inline constexpr CudaErrorCode kCudaErrorLaunchOutOfResources{"cudaErrorLaunchOutOfResources", 701};
 inline constexpr CudaErrorCode kCudaErrorMemoryAllocation{"cudaErrorMemoryAllocation", 2};
+inline constexpr std::string_view kNoKernelImageText = "CUDA error: no kernel image is available for execution on the device";
+inline constexpr CudaErrorCode kCudaErrorNoKernelImageForDevice{"cudaErrorNoKernelImageForDevice", 209};
 
 // A grid or block over the device's limits is refused by every CUDA runtime, under a name that
 // depends on its major version. Sources:
@@ -48,8 +50,10 @@ std::string describeCudaError(const LaunchPlan& plan, int cudaRuntime);
 // Records a failure on the plan; the message is only formatted for PlanDetail::Full.
 void failPlan(LaunchPlan& plan, Verdict verdict, LimitHit limit, int failingParameter, PlanDetail detail, std::string_view message);
 
-// Looks up registers, then checks block, grid, shared memory, registers and device memory in the
-// runtime's order, and computes occupancy for a plan that launches.
+// Looks up registers, then checks that the build holds code the device can run (a kernel compiled
+// for sm_75 and newer has none for a P100 or V100: cudaErrorNoKernelImageForDevice), block, grid,
+// shared memory, registers and device memory in the runtime's order, and computes occupancy for a
+// plan that launches.
 void finishLaunch(LaunchPlan& plan, const DeviceSpec& device, const KernelResourceTable& resources, PlanDetail detail);
 
 }  // namespace tilescope

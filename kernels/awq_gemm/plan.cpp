@@ -37,6 +37,10 @@ constexpr std::int64_t kAutoAwqDequantM = 1024;
 // `FP16_MATMUL_HEURISTIC_CONDITION = x.shape[:-1].numel() >= 256` -> ops.awq_dequantize(qweight, scales,
 // qzeros, 0, 0, 0) then torch.matmul(reshaped_x, out); else ops.awq_gemm.
 constexpr std::int64_t kVllmDequantM = 256;
+// vLLM refuses an AWQ checkpoint below sm_75 before any kernel exists: AWQConfig.get_min_capability()
+// is 75, and the model loader raises ValueError with this text (vLLM v0.4.0.post1's own log in
+// vllm-project/vllm issue #4202, "Minimum capability: 75. Current capability: 70." on a V100).
+constexpr int kVllmMinCapability = 75;
 // Both dequantize launches with thx = thy = 0: block (8, 8), grid (qout_c / 8, in_c / 8) = (N/64, K/8)
 // rounded down, no shared memory; each thread turns one qweight word (8 columns of one K row) into 8 fp16
 // values with its group's zero word and 8 scales (a 16-byte load) and writes them to W[K, N] fp16.
@@ -293,6 +297,15 @@ LaunchPlan AwqGemmFamily::plan(int variant, const Shape& shape, const DeviceSpec
     const bool full = detail == PlanDetail::Full;
 
     const StackDispatch* dispatch = stackDispatch(variant);
+    if (variant == Vllm && device.computeCapability.smVersion() < kVllmMinCapability) {
+        const int current = device.computeCapability.smVersion();
+        failPlan(plan, Verdict::UnsupportedDevice, {"compute_capability", kVllmMinCapability, current}, -1, detail,
+                 full ? "The quantization method awq is not supported for the current GPU. Minimum capability: " + str(kVllmMinCapability) +
+                            ". Current capability: " + str(current) + "."
+                      : std::string());
+        if (full) plan.alternative = "a Turing (sm_75) or newer GPU, or a GPTQ/fp16 checkpoint with a backend this GPU supports";
+        return plan;
+    }
     if (dispatch && m >= dispatch->dequantizeFromM) {
         if (!checkStackShape(plan, dispatch->stack, n, k, g, detail)) return plan;
         planDequantizeThenGemm(plan, *dispatch, m, n, k, g, detail);

@@ -86,6 +86,41 @@ TEST(CudaRuntime, SharedMemoryOverTheOptInLimitIsInvalidValueOnBoth) {
     }
 }
 
+// The bundled kernels are compiled for TILESCOPE_CUDA_ARCHS (sm_75 and newer; CUDA 13 compiles nothing
+// older): on a P100 or V100 the driver finds no code to load, whatever the shape or runtime. Both were
+// planned as launching. A GPU newer than the newest arch JITs its PTX; one between (cc 11.0: no SASS of
+// major 11, and sm_120 PTX does not run below 12.0) has none either.
+TEST(CudaRuntime, NoKernelImageBelowTheCompiledArchs) {
+    const std::vector<int> compiled = compiledKernelResources().compiledSmVersions("awq_gemv_kernel");
+    ASSERT_FALSE(compiled.empty());
+    ASSERT_EQ(compiled.front(), 75);
+    for (const char* id : {"p100-sxm2-16gb", "v100-sxm2-16gb", "gtx-1080-ti"}) {
+        for (const RuntimeRow& row : kRows) {
+            const LaunchPlan p = test::planOn("awq_gemv", "gemv", "", withRuntime(id, row.runtime));
+            EXPECT_EQ(p.verdict, Verdict::UnsupportedDevice) << id;
+            EXPECT_EQ(p.message, kNoKernelImageText) << id;
+            ASSERT_TRUE(p.cudaError) << id;
+            EXPECT_EQ(p.cudaError->code, 209);
+            ASSERT_TRUE(p.limit);
+            EXPECT_EQ(p.limit->name, "compute_capability");
+            EXPECT_EQ(p.limit->limit, 75);
+            EXPECT_NE(p.alternative.find("sm_75, sm_80"), std::string::npos) << p.alternative;
+        }
+    }
+    EXPECT_TRUE(test::plan("awq_gemv", "gemv", "", "t4").ok());
+    DeviceSpec future = device("rtx-5090");
+    future.computeCapability = {13, 0};
+    EXPECT_TRUE(test::planOn("awq_gemv", "gemv", "", future).ok()) << "PTX of the newest arch JITs";
+    DeviceSpec between = device("b200");
+    between.computeCapability = {11, 0};
+    const LaunchPlan p = test::planOn("awq_gemv", "gemv", "", between);
+    EXPECT_EQ(p.verdict, Verdict::UnsupportedDevice);
+    ASSERT_TRUE(p.limit);
+    EXPECT_EQ(p.limit->limit, compiled.back());
+    // A model-only family's symbol is not in the table: not judged by this rule.
+    EXPECT_NE(test::plan("custom", "launch", "", "v100-sxm2-16gb").verdict, Verdict::UnsupportedDevice);
+}
+
 TEST(CudaRuntime, DescriptionNamesTheOtherRuntime) {
     const LaunchPlan on12 = test::planOn("awq_gemm", "legacy_grid_y", "M=32768,N=5376", withRuntime("h100-sxm", 12));
     EXPECT_EQ(describeCudaError(on12, 12), "cudaErrorInvalidConfiguration (9) on the CUDA 12 runtime; CUDA 13: cudaErrorInvalidValue (1)");

@@ -84,6 +84,20 @@ TEST(AwqGemmDispatch, Vllm_v0_4_0_awq_py_lines157to161_DequantizeThenMatmulFrom2
     EXPECT_TRUE(plan("awq_gemm", "autoawq", at(1023), "h200").extraLaunches.empty());
 }
 
+// vllm-project/vllm #4202 (v0.4.0.post1 on a V100): vLLM refuses AWQ below sm_75 before any kernel,
+// with its own text; the other variants meet the build's missing sm_70 code instead.
+TEST(AwqGemmDispatch, Vllm_v0_4_0_MinCapability75_Issue4202) {
+    const LaunchPlan v100 = plan("awq_gemm", "vllm", at(16), "v100-sxm2-16gb");
+    EXPECT_EQ(v100.verdict, Verdict::UnsupportedDevice);
+    EXPECT_EQ(v100.message,
+              "The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70.");
+    EXPECT_EQ(plan("awq_gemm", "vllm", at(4096), "p100-sxm2-16gb").message.find("Current capability: 60."), 90u);
+    EXPECT_TRUE(plan("awq_gemm", "vllm", at(16), "t4").ok());
+    const LaunchPlan gemm = plan("awq_gemm", "gemm", at(16), "v100-sxm2-16gb");
+    EXPECT_EQ(gemm.verdict, Verdict::UnsupportedDevice);
+    EXPECT_EQ(gemm.message, "CUDA error: no kernel image is available for execution on the device");
+}
+
 TEST(AwqGemmDispatch, AutoAwqKernels_v0_0_9_gemm_cuda_gen_cu_lines1135to1162_DequantizeGridRoundsDown) {
     // qout_c / 8 and in_c / 8 are integer divisions: N = 4104 gives 64 blocks of 64 columns and leaves
     // the last 8 columns of W unwritten (torch.empty); the plan says so.

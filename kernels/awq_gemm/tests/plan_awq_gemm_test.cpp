@@ -107,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(
                          .verdict = Verdict::InvalidLaunch, .message = "CUDA error: invalid argument",
                          .limit = "smem_per_block_optin", .limitValue = 65536, .actual = 73728,
                          .fix = "nearest passing M: 129 (M=129,N=4096,K=4096,group_size=128); or this shape runs on every "
-                                "database GPU of sm_70, sm_80, sm_86, sm_87, sm_89, sm_90, sm_120, and on b200, gb10",
+                                "database GPU of sm_80, sm_86, sm_87, sm_89, sm_90, sm_120, and on b200, gb10",
                          .device = "t4", .cudaError = "cudaErrorInvalidValue", .cudaErrorCode = 1}),
     test::rowName);
 // clang-format on
