@@ -279,6 +279,14 @@ private slots:
         QSpinBox* assumed = window.occupancyPage()->assumedRegistersBox();
         QVERIFY(!assumed->isEnabled());
         QVERIFY2(!assumed->toolTip().contains(QStringLiteral("no entry")), qPrintable(assumed->toolTip()));
+        // A compare device the build has no code for (P100, sm_60) has no current point either: it read
+        // "8 of 64 warps per SM" under a banner saying "no kernel image is available".
+        QVERIFY(window.state()->setCompareDevice(QStringLiteral("p100-sxm2-16gb")));
+        QCOMPARE(window.state()->comparePlan()->verdict, Verdict::UnsupportedDevice);
+        QTRY_VERIFY2(window.occupancyPage()->summary().contains(QStringLiteral("p100-sxm2-16gb</b>: no current point")),
+                     qPrintable(window.occupancyPage()->summary()));
+        QVERIFY2(window.occupancyPage()->summary().contains(QStringLiteral("h100-sxm</b>: ")),
+                 qPrintable(window.occupancyPage()->summary()));
     }
 
     // Item 10: attention out of memory at seqlen_q 9,999,999: the greyed button said nothing of why and

@@ -102,10 +102,15 @@ void OccupancyPage::refreshPlots() {
         const DeviceSpec* device;
         OccupancyCurves curves;
         QColor colour;
+        const LaunchPlan* plan;  // this device's plan: one that refuses the device has no current point
     };
-    std::vector<Series> series{{&m_state->device(), occupancyCurves(m_state->device(), input), primary}};
+    std::vector<Series> series{{&m_state->device(), occupancyCurves(m_state->device(), input), primary, &plan}};
     if (const DeviceSpec* compare = m_state->compareDevice())
-        series.push_back({compare, occupancyCurves(*compare, input), kCompareDeviceColour});
+        series.push_back({compare, occupancyCurves(*compare, input), kCompareDeviceColour, m_state->comparePlan()});
+    // A device the kernel cannot run on at all (no code for its arch, or the stack refuses it) has no
+    // current point: a P100 compared with an H100 showed "8 of 64 warps" beside a banner that says
+    // "no kernel image is available".
+    const auto refusesDevice = [](const Series& s) { return s.plan && s.plan->verdict == Verdict::UnsupportedDevice; };
 
     int maxWarps = 0;
     for (PlotWidget* plot : m_plots) {
@@ -121,7 +126,7 @@ void OccupancyPage::refreshPlots() {
         addCurve(m_plots[0], s.curves.blockSize, s.colour, device);
         addCurve(m_plots[1], s.curves.registers, s.colour, device);
         addCurve(m_plots[2], s.curves.sharedMemory, s.colour, device);
-        if (!launchKnown || !s.curves.current) continue;
+        if (!launchKnown || !s.curves.current || refusesDevice(s)) continue;
         const double warps = s.curves.current->activeWarpsPerSm;
         // The point's entry sits right of its device's curve and has its colour, so it need not repeat
         // the id: "p100-sxm2-16gb current" beside "p100-sxm2-16gb" took two rows a device at 1,024 px.
@@ -147,7 +152,8 @@ void OccupancyPage::refreshPlots() {
     for (const Series& s : series) {
         QString line =
             QStringLiteral("<span style='color:%1'><b>━━</b></span> %2").arg(s.colour.name(), QString::fromStdString(s.device->id));
-        if (launchKnown && s.curves.current) line += tr(" &nbsp; <span style='color:%1'>◆</span> its current shape").arg(s.colour.name());
+        if (launchKnown && s.curves.current && !refusesDevice(s))
+            line += tr(" &nbsp; <span style='color:%1'>◆</span> its current shape").arg(s.colour.name());
         key << line;
     }
     m_key->setText(key.join(QStringLiteral("<br>")));
@@ -167,6 +173,11 @@ void OccupancyPage::refreshPlots() {
     for (const Series& s : series) {
         const QString device = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(s.device->id));
         if (!launchKnown) continue;
+        if (refusesDevice(s)) {
+            text += tr("%1: no current point; %2 (%3). The curve shows the device's limits alone.<br>")
+                        .arg(device, toQString(verdictName(s.plan->verdict)), QString::fromStdString(s.plan->message).toHtmlEscaped());
+            continue;
+        }
         if (!s.curves.current) {
             text += tr("%1: this block cannot be resident on one SM%2.<br>").arg(device, assumption);
             continue;
