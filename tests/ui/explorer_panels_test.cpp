@@ -27,6 +27,7 @@
 #include "ui/pages/runs_page.h"
 #include "ui/pages/timeline_page.h"
 #include "ui/pages/shared_memory_page.h"
+#include "ui/pages/tiles_page.h"
 #include "ui/widgets/shape_panel_widget.h"
 #include "ui/widgets/verdict_banner_widget.h"
 
@@ -251,6 +252,18 @@ void ExplorerPanelsTest::plotLabelsFitAt1024By700() {
                                                                                  .arg(plot->axisRect()->rect().height())));
         }
     }
+    // A legend under a plot takes fewer entries a row where the plot is narrower than they are: the Tiles
+    // legend's three entries need 521 px, more than its plot's 468 px in the smallest window (800 x 500).
+    window.showPage(QStringLiteral("tiles"));
+    window.resize(800, 500);
+    QTest::qWait(50);
+    PlotWidget* tiles = window.tilesPage()->plot();
+    tiles->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY2(tiles->legend->minimumOuterSizeHint().width() <= tiles->width(),
+             qPrintable(
+                 QStringLiteral("Tiles legend needs %1 px of %2").arg(tiles->legend->minimumOuterSizeHint().width()).arg(tiles->width())));
+    window.resize(1024, 700);
+    QTest::qWait(50);
     window.showPage(QStringLiteral("shared-memory"));
     QCoreApplication::processEvents();
     PlotWidget* smem = window.sharedMemoryPage()->findChild<PlotWidget*>();
