@@ -49,6 +49,8 @@ tilescope_cli_golden(diagnose_public_vllm1282 "diagnose|tests/data/diagnose_corp
   GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_public_anomalib2953 "diagnose|tests/data/diagnose_corpus/anomalib2953_titan_xp_sm61.log"
   GOLDEN_DIR diagnose_golden)
+# An architecture no database GPU has (Maxwell's 5.2) is said so, not "more than one GPU in the database".
+tilescope_cli_golden(diagnose_vllm14154_sm52 "diagnose|${logs}/vllm14154_bitsandbytes_sm52_title.log" GOLDEN_DIR diagnose_golden)
 # Issue 28: a limit printed under AMD's ROCm stack implies no NVIDIA GPU; a log that names an architecture, no product.
 tilescope_cli_golden(diagnose_rocm_mi300 "diagnose|${logs}/sglang2384_mi300_triton_lds.log" GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_pascal_class "diagnose|${logs}/pascal50_triton_pascal_class.log" GOLDEN_DIR diagnose_golden)
