@@ -63,9 +63,13 @@ void printFinding(const DiagnosisFinding& f, std::size_t index) {
             {"      " + l.name, shape + ": " + std::string(verdictName(l.verdict)) + (l.message.empty() ? "" : " - " + l.message)});
     }
     // Several GPUs fit the name ("Pascal class", "RTX 3090, RTX 4090"): the name as written, not the arch alone.
+    // An architecture of none ("Current capability: 52", Maxwell) says so.
     const std::string named = f.deviceText.empty() ? f.arch : f.deviceText;
-    std::string device = f.deviceId.empty() ? (named.empty() ? "not named in the log" : named + " (more than one GPU in the database)")
-                                            : f.deviceId + " (" + named + ")";
+    const bool inDatabase = !matchDeviceName(named, DeviceDatabase::embedded()).empty();
+    std::string device = f.deviceId.empty()
+                             ? (named.empty() ? "not named in the log"
+                                              : named + (inDatabase ? " (more than one GPU in the database)" : " (no GPU of the database)"))
+                             : f.deviceId + " (" + named + ")";
     rows.push_back({"    device", device});
     if (!f.impliedDevices.empty()) rows.push_back({"    implies", joinList(f.impliedDevices) + " (" + f.impliedBy + ")"});
     if (f.limit) rows.push_back({"    limit", describeLimit(*f.limit)});

@@ -627,6 +627,11 @@ bool requiredBefore(const LogText& log, int index, std::size_t begin) {
 
 std::optional<ComputeCapability> findArchitecture(std::string_view text) { return findArchitectureLower(lowercaseAscii(text)); }
 
+bool listsBuildArchitectures(std::string_view lower) {
+    return lower.find("supports cuda capabilities") != std::string_view::npos ||
+           lower.find("cuda capability supported by this version of pytorch") != std::string_view::npos;
+}
+
 std::vector<std::string> matchProductName(std::string_view text, const DeviceDatabase& devices, std::string* matched) {
     const ProductCatalog catalog(devices);
     std::vector<std::string> ids;
@@ -665,7 +670,8 @@ std::vector<DeviceMention> findDeviceMentions(const LogText& log, const DeviceDa
             if (!required.cc && sharedArchitecture(required.ids, devices, &shared)) required.cc = shared;
             mentions.push_back(std::move(required));
         }
-        if (lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos)
+        // A build's list of architectures names none of them as the GPU (its first, sm_70, is no device).
+        if ((lower.find("sm") != std::string::npos || lower.find("capability") != std::string::npos) && !listsBuildArchitectures(lower))
             if (auto cc = findArchitectureLower(lower)) mention.cc = cc;
         ComputeCapability shared;
         if (!mention.cc && sharedArchitecture(mention.ids, devices, &shared)) mention.cc = shared;

@@ -20,6 +20,11 @@ namespace tilescope {
 // "Compute Capability: 9.0", xformers' "your GPU has capability (8, 9)".
 std::optional<ComputeCapability> findArchitecture(std::string_view text);
 
+// Whether `lower` (a lowercase line) lists the architectures a build supports rather than the GPU it
+// runs on: PyTorch's "The current PyTorch install supports CUDA capabilities sm_70 sm_75 ..." and
+// "Minimum and Maximum cuda capability supported by this version of PyTorch is (7.0) - (12.0)".
+bool listsBuildArchitectures(std::string_view lower);
+
 // The GPUs named on one line of a log.
 struct DeviceMention {
     int line = 0;                         // 0-based

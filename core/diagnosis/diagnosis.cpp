@@ -64,7 +64,8 @@ std::string knownSignaturesText(const KernelRegistry& kernels) {
             titles.emplace_back(family->title());
     return "the upstream checks of " + joinList(titles) +
            "; shared-memory capacity and launch limits, invalid configuration argument, invalid argument (CUDA 13 runtime, "
-           "driver API), too many resources, out of memory";
+           "driver API), too many resources, out of memory, no kernel image (a build without the GPU's architecture), vLLM's "
+           "quantization capability check";
 }
 
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices) {

@@ -170,6 +170,27 @@ void FindingBuilder::preferDevice(const std::string& id, const std::string& why)
     }
 }
 
+bool FindingBuilder::deviceOfCapability(ComputeCapability cc, const std::string& why) {
+    m_finding.arch = archNameOf(cc);
+    if (m_deviceNamed && m_planDevice->computeCapability == cc) return true;
+    // The log names another GPU (a box of several): the text's capability is the one that failed.
+    m_finding.deviceId.clear();
+    m_finding.deviceText.clear();
+    m_deviceNamed = false;
+    std::vector<std::string> ids = devicesOfArchitecture(m_scope.devices, cc);
+    if (ids.empty()) {
+        m_planDevice = &m_scope.devices.defaultDevice();
+        m_deviceNote.clear();
+        return false;
+    }
+    m_finding.impliedDevices = std::move(ids);
+    m_finding.impliedBy = why;
+    m_finding.explanation += " It implies " + joinList(m_finding.impliedDevices) + " (" + why + ").";
+    m_planDevice = m_scope.devices.find(m_finding.impliedDevices.front());
+    m_deviceNote = " (the first database GPU the text implies: " + why + ")";
+    return true;
+}
+
 DeviceSpec FindingBuilder::deviceForPlans() const {
     DeviceSpec device = planDevice();
     if (m_cudaRuntime) device.cudaRuntime = *m_cudaRuntime;

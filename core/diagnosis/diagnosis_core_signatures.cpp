@@ -219,6 +219,105 @@ void buildBf16Device(FindingBuilder& b, const SvMatch&) {
     b.fallbackCommand("");
 }
 
+// vLLM's check of a quantization method against the GPU before it loads the model (its model loader:
+// `capability < quant_config.get_min_capability()` raises "The quantization method {method} is not
+// supported for the current GPU. Minimum capability: {min}. Current capability: {capability}.", the
+// capability as major x 10 + minor). A method of no bundled family (gptq, bitsandbytes, fp8, marlin...)
+// is said as the text says it, and nothing is planned; AWQ's own text is the awq_gemm family's.
+void buildQuantizationCapability(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const std::string method = m.str(1);
+    const auto minimum = groupNumber(m, 2);
+    const auto current = groupNumber(m, 3);
+    b.value("min_capability", minimum);
+    b.value("capability", current);
+    if (minimum && current) f.limit = LimitHit{"compute_capability", *minimum, *current};
+    const auto ccText = [](std::int64_t v) { return capabilityOfVersion(v).toString(); };
+    f.title =
+        "vLLM refuses " + method + " on this GPU" +
+        (minimum && current ? ": it needs compute capability " + ccText(*minimum) + ", the GPU has " + ccText(*current) : std::string());
+    f.explanation = "vLLM checks the quantization method against the GPU before it loads the model: " + method + " needs " +
+                    (minimum ? "compute capability " + ccText(*minimum) + " (\"Minimum capability: " + str(*minimum) + "\")"
+                             : std::string("a newer GPU")) +
+                    (current ? ", the GPU is " + ccText(*current) + " (\"Current capability: " + str(*current) + "\", major x 10 + minor)"
+                             : std::string()) +
+                    ". Tilescope bundles no " + method + " kernel, so nothing is planned.";
+    if (current) {
+        const ComputeCapability cc = capabilityOfVersion(*current);
+        if (b.deviceOfCapability(
+                cc, "\"Current capability: " + str(*current) + "\": every database GPU of compute capability " + cc.toString()))
+            f.command = "tilescope-cli devices " + b.planDevice().id;
+    }
+    f.fix = "run on a GPU of compute capability " + (minimum ? ccText(*minimum) : std::string("the method needs")) +
+            " or newer, or serve a checkpoint whose quantization method vLLM runs on " +
+            (current ? "compute capability " + ccText(*current) : std::string("this GPU")) + " (each method's get_min_capability())";
+    b.fallbackCommand("");
+}
+
+// The driver found no code the GPU can run: neither SASS for its architecture (or an older one of
+// its major) nor PTX it could JIT-compile for it. PyTorch's warning at CUDA's start says which GPU
+// and which architectures the build holds; the finding reads both when the log shows them.
+void buildNoKernelImage(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const bool driverApi = lowercaseAscii(m.str(0)).find("no_binary_for_gpu") != std::string::npos;
+    const std::string cuda13Oldest = "sm_" + str(kCuda13OldestSmVersion);
+    f.explanation =
+        (driverApi ? std::string("CUDA_ERROR_NO_BINARY_FOR_GPU")
+                   : std::string(kCudaErrorNoKernelImageForDevice.name) + " (" + str(kCudaErrorNoKernelImageForDevice.code) + ")") +
+        ": the binary (a PyTorch wheel, an extension, a library) holds no SASS for this GPU's architecture "
+        "(nor for an older one of its major, which the GPU would run) and no PTX the driver can JIT-compile "
+        "for it (PTX runs on its own architecture and newer ones). It was built for other GPUs: a CUDA 13 build "
+        "(nothing older than " +
+        cuda13Oldest + ") or a wheel that dropped Pascal on a Pascal or Volta GPU, or a build whose newest code predates the GPU.";
+    if (driverApi)
+        f.explanation += " The driver API also says this when the PTX JIT itself fails (no JIT library, PTX newer than the driver).";
+    std::optional<ComputeCapability> cc;
+    if (!f.arch.empty()) cc = findArchitecture(f.arch);
+    std::string fixBuild =
+        "install a build compiled for this GPU's architecture (torch.cuda.get_arch_list() lists a PyTorch "
+        "build's; an extension takes TORCH_CUDA_ARCH_LIST or CMAKE_CUDA_ARCHITECTURES)";
+    std::string fixGpu = "run on a GPU the build was compiled for";
+    if (const auto& warning = b.scope().lookups.buildArchWarning()) {
+        cc = warning->cc;
+        const std::string gpu = warning->device.empty() ? archNameOf(warning->cc) : warning->device;
+        f.explanation += " PyTorch's warning on line " + str(warning->line + 1) + " says " + gpu + " is " + archNameOf(warning->cc) +
+                         " and not in this build";
+        std::vector<ComputeCapability> sass;
+        for (const auto& arch : warning->archs)
+            if (arch.starts_with("sm_"))
+                if (auto built = findArchitecture(arch)) sass.push_back(*built);
+        if (!warning->archs.empty()) {
+            std::string list;
+            for (const auto& arch : warning->archs) list += (list.empty() ? "" : " ") + arch;
+            f.explanation += ", which holds " + list + " (line " + str(warning->listLine + 1) + ")";
+        }
+        f.explanation += ".";
+        if (!sass.empty()) {
+            const auto [oldest, newest] = std::minmax_element(sass.begin(), sass.end());
+            if (warning->cc < *oldest) {
+                f.explanation += " The GPU is older than every architecture the build holds.";
+                fixBuild = "install a PyTorch build that still includes " + archNameOf(warning->cc) +
+                           " (an older CUDA's wheel: CUDA 13 compiles nothing older than " + cuda13Oldest +
+                           "; torch.cuda.get_arch_list() shows what a build holds), or build from source with TORCH_CUDA_ARCH_LIST=" +
+                           warning->cc.toString();
+                fixGpu = "run on a GPU of " + archNameOf(*oldest) + " or newer";
+            } else if (*newest < warning->cc) {
+                f.explanation += " The GPU is newer than every architecture the build holds.";
+                fixBuild = "install a PyTorch build for a newer CUDA that includes " + archNameOf(warning->cc) +
+                           " (torch.cuda.get_arch_list() shows what a build holds)";
+                fixGpu = "run on a GPU of an architecture the build holds (" + archNameOf(*oldest) + " to " + archNameOf(*newest) + ")";
+            }
+        }
+    }
+    if (cc && cc->smVersion() < kCuda13OldestSmVersion)
+        f.explanation += " CUDA 13 compiles nothing older than " + cuda13Oldest + ", so no CUDA 13 build runs on " + archNameOf(*cc) +
+                         " (the planner says the same of Tilescope's bundled kernels there: unsupported_device).";
+    f.title = "no kernel image for this GPU" + (cc ? " (" + archNameOf(*cc) + ")" : std::string()) +
+              ": the binary was built for other architectures";
+    f.fix = fixBuild + "; or " + fixGpu;
+    b.fallbackCommand("");
+}
+
 // No bundled kernel is named: the families that could raise the message, likeliest first (the
 // families' causes for this signature, in their order).
 void rankFamilies(FindingBuilder& b) {
@@ -464,6 +563,14 @@ const std::vector<Signature>& coreSignatures() {
          V::InvalidLaunch,
          true,
          buildInvalidConfiguration},
+        // vLLM's check of any quantization method; AWQ's own text is awq_gemm's (awq_gemm.vllm_capability, 145).
+        {215,
+         "vllm.quantization_capability",
+         {"is not supported for the current gpu"},
+         R"(The quantization method ([\w-]+) is not supported for the current GPU\.?\s*Minimum capability:\s*(\d+)\.?\s*Current capability:\s*(\d+)\.?)",
+         V::UnsupportedDevice,
+         false,
+         buildQuantizationCapability},
         {260,
          "cuda.out_of_memory",
          {"out of memory", "outofmemory", "memoryallocation"},
@@ -482,6 +589,16 @@ const std::vector<Signature>& coreSignatures() {
          V::InvalidLaunch,
          true,
          buildInvalidValue},
+        // The runtime's text (PyTorch's "CUDA error: ...", CUDA samples' "(error code ...)", THCudaCheck's
+        // "error=48 : ..." before CUDA 10.1 renumbered it 209) and the driver API's name, as numba prints it
+        // ("('Failed to load module', 'CUDA_ERROR_NO_BINARY_FOR_GPU')", ContinuumIO/numbapro-examples #2).
+        {275,
+         "cuda.no_kernel_image",
+         {"no kernel image", "no_binary_for_gpu"},
+         R"((?:CUDA error:\s*)?no kernel image is available for execution on the device|CUDA_ERROR_NO_BINARY_FOR_GPU)",
+         V::UnsupportedDevice,
+         true,
+         buildNoKernelImage},
     };
     return list;
 }

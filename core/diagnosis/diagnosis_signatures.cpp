@@ -48,6 +48,11 @@ const std::vector<RowsEvidence>& LogLookups::stepBudgets() const {
     return *m_stepBudgets;
 }
 
+const std::optional<BuildArchWarning>& LogLookups::buildArchWarning() const {
+    if (!m_buildArchWarning) m_buildArchWarning = findBuildArchWarning(m_log);
+    return *m_buildArchWarning;
+}
+
 Signature::Signature(int place, std::string_view name, std::array<std::string_view, 3> words, const char* regexText, Verdict verdict,
                      bool fromCudaRuntime, SignatureBuild builder)
     : order(place),

@@ -18,6 +18,7 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_evidence.h"
 #include "core/diagnosis/diagnosis_regex.h"
+#include "core/diagnosis/diagnosis_stacks.h"
 #include "core/diagnosis/diagnosis_text.h"
 #include "core/diagnosis/device_names.h"
 
@@ -31,11 +32,12 @@ inline constexpr int kDiagnosisContextLines = 40;
 class LogLookups {
 public:
     LogLookups(const LogText& log, const std::vector<const CatalogModel*>& models) : m_log(log), m_models(models) {}
-    int awqMention() const;                                         // findAwqMention
-    int rocmMention() const;                                        // otherVendor()'s line, -1 when none
-    const std::optional<VendorMention>& otherVendor() const;        // findOtherVendor (device_names.h)
-    std::optional<ModelMention> modelMention(int errorLine) const;  // findModelMention
-    const std::vector<RowsEvidence>& stepBudgets() const;           // findStepBudgets
+    int awqMention() const;                                           // findAwqMention
+    int rocmMention() const;                                          // otherVendor()'s line, -1 when none
+    const std::optional<VendorMention>& otherVendor() const;          // findOtherVendor (device_names.h)
+    std::optional<ModelMention> modelMention(int errorLine) const;    // findModelMention
+    const std::vector<RowsEvidence>& stepBudgets() const;             // findStepBudgets
+    const std::optional<BuildArchWarning>& buildArchWarning() const;  // findBuildArchWarning (diagnosis_stacks.h)
 
 private:
     const LogText& m_log;
@@ -44,6 +46,7 @@ private:
     mutable std::optional<std::optional<VendorMention>> m_vendor;
     mutable std::optional<std::vector<ModelMention>> m_modelMentions;
     mutable std::optional<std::vector<RowsEvidence>> m_stepBudgets;
+    mutable std::optional<std::optional<BuildArchWarning>> m_buildArchWarning;
 };
 
 // What a finding may read besides its own match.
@@ -93,6 +96,11 @@ public:
     bool deviceNamed() const { return m_deviceNamed; }
     // Plans on `id` when the log names no GPU (the first one its figures imply), saying why.
     void preferDevice(const std::string& id, const std::string& why);
+    // The GPU's compute capability as the text prints it (vLLM's "Current capability: 70"): the arch of
+    // the finding. A GPU the log names keeps its place when it has that capability; else the database
+    // GPUs of it are implied (`why` says so in the explanation) and plans use the first. False when the
+    // database has no GPU of it: there is nothing to plan on.
+    bool deviceOfCapability(ComputeCapability cc, const std::string& why);
     // The CUDA runtime the log's text comes from, when the text tells: plans predict its error.
     void cudaRuntime(int major) { m_cudaRuntime = major; }
     // The device plans use: the log's (or the default), with the log's CUDA runtime.

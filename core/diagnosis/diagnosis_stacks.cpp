@@ -28,6 +28,57 @@ std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, 
     return out;
 }
 
+namespace {
+
+constexpr std::string_view kIncompatible = " with cuda capability ";  // then "sm_61"
+constexpr std::string_view kIncompatibleEnd = "is not compatible with the current pytorch install";
+constexpr std::string_view kSupportedList = "supports cuda capabilities";  // lowercase, as listsBuildArchitectures reads it
+constexpr int kListLinesAfter = 3;  // the list follows the warning's line; a wrapped one a line later
+
+// A quote a report wraps a pasted line in, or a blank.
+bool quoteOrBlank(char c) { return c == ' ' || c == '\t' || c == '"' || c == '`' || c == '\''; }
+
+}  // namespace
+
+std::optional<BuildArchWarning> findBuildArchWarning(const LogText& log) {
+    for (int i = 0; i < log.lineCount(); ++i) {
+        const std::string& lower = log.lowerLine(i);
+        const auto with = lower.find(kIncompatible);
+        if (with == std::string::npos || lower.find(kIncompatibleEnd, with) == std::string::npos) continue;
+        const std::string& text = log.line(i);
+        const auto cc = findArchitecture(std::string_view(text).substr(with + kIncompatible.size()));
+        if (!cc) continue;
+        BuildArchWarning warning;
+        warning.line = i;
+        warning.cc = *cc;
+        // The name before " with": after a "UserWarning:" on the same line and any quote a report adds.
+        std::string_view name = std::string_view(text).substr(0, with);
+        if (const auto colon = name.rfind(": "); colon != std::string_view::npos) name.remove_prefix(colon + 2);
+        while (!name.empty() && quoteOrBlank(name.front())) name.remove_prefix(1);
+        warning.device = std::string(name);
+        for (int j = i; j < log.lineCount() && j <= i + kListLinesAfter; ++j) {
+            const std::string& listLower = log.lowerLine(j);
+            const auto at = listLower.find(kSupportedList);
+            if (at == std::string::npos) continue;
+            warning.listLine = j;
+            std::string_view rest = std::string_view(log.line(j)).substr(at + kSupportedList.size());
+            while (!rest.empty()) {
+                const auto begin = rest.find_first_not_of(" \t");
+                if (begin == std::string_view::npos) break;
+                rest.remove_prefix(begin);
+                std::string_view word = rest.substr(0, rest.find_first_of(" \t"));
+                rest.remove_prefix(word.size());
+                while (!word.empty() && (word.back() == '.' || quoteOrBlank(word.back()))) word.remove_suffix(1);
+                if (!word.starts_with("sm_") && !word.starts_with("compute_")) break;
+                warning.archs.emplace_back(word);
+            }
+            break;
+        }
+        return warning;
+    }
+    return std::nullopt;
+}
+
 std::string otherVendorText(const VendorMention& vendor, std::string_view line) {
     return "The log runs on " + vendor.vendor + " (line " + std::to_string(vendor.line + 1) + ": \"" + std::string(line) +
            "\"): the limit is that vendor's GPU's " + vendor.memory +

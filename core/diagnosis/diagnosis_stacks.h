@@ -25,6 +25,24 @@ std::vector<std::string> devicesOfArchitecture(const DeviceDatabase& devices, Co
 // The database GPUs whose opt-in limit holds `bytes` (where the same launch would fit).
 std::vector<std::string> devicesWithOptinAtLeast(const DeviceDatabase& devices, std::int64_t bytes);
 
+// A capability as stacks print it, major x 10 + minor (vLLM's "Current capability: 70", 120 for sm_120).
+inline ComputeCapability capabilityOfVersion(std::int64_t version) {
+    return {static_cast<int>(version / 10), static_cast<int>(version % 10)};
+}
+
+// PyTorch's warning that its build holds no code for the GPU, printed when CUDA initialises, often
+// far before the error it explains (torch/cuda/__init__.py's incompatible_device_warn: "{device} with
+// CUDA capability sm_{cc} is not compatible with the current PyTorch installation." then "The current
+// PyTorch install supports CUDA capabilities {torch.cuda.get_arch_list()}."). The first one in the log.
+struct BuildArchWarning {
+    int line = -1;                   // 0-based: the "is not compatible" line
+    std::string device;              // the GPU as torch names it ("NVIDIA TITAN Xp"); "" when the line cuts it
+    ComputeCapability cc;            // the GPU's: sm_61 -> 6.1
+    int listLine = -1;               // the supported list's line; -1 when the log does not show it
+    std::vector<std::string> archs;  // that list as printed: "sm_70", ..., "sm_90a", "compute_37"
+};
+std::optional<BuildArchWarning> findBuildArchWarning(const LogText& log);
+
 // What a finding says of a limit printed under another vendor's stack (`line` is the log line that
 // shows the stack): the limit is that vendor's GPU's, no NVIDIA GPU is implied, nothing is planned.
 std::string otherVendorText(const VendorMention& vendor, std::string_view line);

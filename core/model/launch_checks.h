@@ -20,6 +20,9 @@ inline constexpr CudaErrorCode kCudaErrorLaunchOutOfResources{"cudaErrorLaunchOu
 inline constexpr CudaErrorCode kCudaErrorMemoryAllocation{"cudaErrorMemoryAllocation", 2};
 inline constexpr std::string_view kNoKernelImageText = "CUDA error: no kernel image is available for execution on the device";
 inline constexpr CudaErrorCode kCudaErrorNoKernelImageForDevice{"cudaErrorNoKernelImageForDevice", 209};
+// The oldest architecture CUDA 13's nvcc compiles (it dropped Maxwell, Pascal and Volta): a CUDA 13
+// build holds no code for an older GPU.
+inline constexpr int kCuda13OldestSmVersion = 75;
 
 // A grid or block over the device's limits is refused by every CUDA runtime, under a name that
 // depends on its major version. Sources:

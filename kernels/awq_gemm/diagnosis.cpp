@@ -102,6 +102,58 @@ void planRejectedLaunch(FindingBuilder& b) {
     b.fallbackCommand("M");
 }
 
+// vLLM's refusal of an AWQ checkpoint on a GPU below AWQ's minimum capability (its model loader, before
+// any kernel exists; AwqGemmFamily::kVllmMinCapability). The capability is the text's ("Current
+// capability: 70", major x 10 + minor): it implies the GPUs, and the vllm variant is planned on one of
+// them, where the planner refuses it with the same text. A log whose own minimum differs (80: a vLLM
+// before AWQ ran on Turing) keeps its numbers in the message; the planner models 75.
+void buildVllmCapability(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    b.kernel("awq_gemm", "vllm");
+    const auto minimum = groupNumber(m, 1);
+    const auto current = groupNumber(m, 2);
+    b.value("min_capability", minimum);
+    b.value("capability", current);
+    if (minimum && current) f.limit = LimitHit{"compute_capability", *minimum, *current};
+    constexpr int kModelled = AwqGemmFamily::kVllmMinCapability;
+    const auto ccText = [](std::int64_t v) { return capabilityOfVersion(v).toString(); };
+    f.title = "vLLM refuses AWQ below compute capability " + ccText(minimum.value_or(kModelled)) +
+              (current ? ": the GPU is " + archNameOf(capabilityOfVersion(*current)) : std::string());
+    f.explanation = "vLLM checks the quantization method against the GPU before it loads any kernel: AWQ needs compute capability " +
+                    ccText(minimum.value_or(kModelled)) + " (AWQConfig.get_min_capability()" +
+                    (minimum ? ", \"Minimum capability: " + str(*minimum) + "\"" : std::string()) + ")" +
+                    (current ? ", the GPU is " + ccText(*current) + " (\"Current capability: " + str(*current) + "\", major x 10 + minor)"
+                             : std::string()) +
+                    ".";
+    if (minimum && *minimum != kModelled)
+        f.explanation += " This log's vLLM requires " + str(*minimum) + "; the planner models " + str(kModelled) +
+                         ", vLLM's minimum since its AWQ kernels run on Turing (an older vLLM required 80: vllm-project/vllm "
+                         "issue #1282). The message keeps the log's numbers.";
+    f.fix = "run on a GPU of " + archNameOf(capabilityOfVersion(kModelled)) +
+            " (Turing) or newer, or serve a GPTQ or fp16 checkpoint with a backend this GPU supports";
+    if (!current) {
+        b.fallbackCommand("M");
+        return;
+    }
+    const ComputeCapability cc = capabilityOfVersion(*current);
+    const bool onDatabaseGpu = b.deviceOfCapability(
+        cc, "\"Current capability: " + str(*current) + "\": every database GPU of compute capability " + cc.toString());
+    if (*current >= kModelled) {
+        // The planner's vLLM passes this GPU: only the older vLLM of the log refuses it.
+        f.fix = "upgrade vLLM: from " + str(kModelled) + " on its AWQ kernels run on " + archNameOf(cc) +
+                "; or run on a GPU of compute capability " + ccText(minimum.value_or(kModelled)) + " or newer";
+        f.planNote =
+            "not planned at the log's minimum: the planner models vLLM's " + str(kModelled) + ", which " + archNameOf(cc) + " passes";
+        if (onDatabaseGpu) f.command = "tilescope-cli plan -k awq_gemm -v vllm -d " + b.planDevice().id;
+    } else if (onDatabaseGpu) {
+        b.plan("awq_gemm", "vllm", known(b, {"M", "N", "K", "group_size"}), "M");
+    } else {
+        f.planNote = "not planned: no database GPU has compute capability " + cc.toString();
+        f.command = "tilescope-cli devices";
+    }
+    b.fallbackCommand("M");
+}
+
 }  // namespace
 
 const DiagnosisSignatures* AwqGemmFamily::diagnosisSignatures() const {
@@ -131,6 +183,14 @@ const DiagnosisSignatures* AwqGemmFamily::diagnosisSignatures() const {
              V::UnsupportedShape,
              false,
              buildGemmCheck},
+            // Before core's vllm.quantization_capability (215), which reads every other method's.
+            {145,
+             "awq_gemm.vllm_capability",
+             {"method awq is not supported"},
+             R"(The quantization method awq is not supported for the current GPU\.?\s*Minimum capability:\s*(\d+)\.?\s*Current capability:\s*(\d+)\.?)",
+             V::UnsupportedDevice,
+             false,
+             buildVllmCapability},
             {150,
              "awq_gemm.ic_group",
              {"ic is not multiple"},

@@ -8,5 +8,5 @@ tilescope_kernel_family(awq_gemm
   INPUTS ../awq_common/awq_inputs.cpp
   INPUTS_FACTORY prepareAwqGemmInputs
   GPU_CHECK gemm M=16,N=4096,K=4096,group_size=128 autoawq M=4096,N=14336,K=4096,group_size=128
-  TESTS tests/plan_awq_gemm_test.cpp tests/plan_awq_gemm_dispatch_test.cpp
+  TESTS tests/plan_awq_gemm_test.cpp tests/plan_awq_gemm_dispatch_test.cpp tests/diagnosis_awq_gemm_vllm_test.cpp
   KERNEL_TESTS tests/awq_gemm_dequantize_test.cpp tests/awq_gemm_fragment_test.cpp tests/awq_gemm_index_test.cpp tests/awq_gemm_reference_test.cpp)

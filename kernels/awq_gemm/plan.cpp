@@ -37,10 +37,6 @@ constexpr std::int64_t kAutoAwqDequantM = 1024;
 // `FP16_MATMUL_HEURISTIC_CONDITION = x.shape[:-1].numel() >= 256` -> ops.awq_dequantize(qweight, scales,
 // qzeros, 0, 0, 0) then torch.matmul(reshaped_x, out); else ops.awq_gemm.
 constexpr std::int64_t kVllmDequantM = 256;
-// vLLM refuses an AWQ checkpoint below sm_75 before any kernel exists: AWQConfig.get_min_capability()
-// is 75, and the model loader raises ValueError with this text (vLLM v0.4.0.post1's own log in
-// vllm-project/vllm issue #4202, "Minimum capability: 75. Current capability: 70." on a V100).
-constexpr int kVllmMinCapability = 75;
 // Both dequantize launches with thx = thy = 0: block (8, 8), grid (qout_c / 8, in_c / 8) = (N/64, K/8)
 // rounded down, no shared memory; each thread turns one qweight word (8 columns of one K row) into 8 fp16
 // values with its group's zero word and 8 scales (a 16-byte load) and writes them to W[K, N] fp16.

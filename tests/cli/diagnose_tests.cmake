@@ -41,6 +41,16 @@ tilescope_cli_golden(diagnose_public_xformers845 "diagnose|tests/data/diagnose_c
   GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_public_fa1812_json "diagnose|tests/data/diagnose_corpus/fa1812_flash_attn_func_heads.log|--json"
   GOLDEN_DIR diagnose_golden)
+# A GPU its software has no code for: vLLM's AWQ capability check planned on the V100 it names (and an older
+# vLLM's minimum, 80, kept without a plan), and PyTorch's "no kernel image" with its warning's GPU and build list.
+tilescope_cli_golden(diagnose_public_vllm4202 "diagnose|tests/data/diagnose_corpus/vllm4202_awq_v100_sxm2_32gb.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_vllm1282 "diagnose|tests/data/diagnose_corpus/vllm1282_awq_min80_t4.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_anomalib2953 "diagnose|tests/data/diagnose_corpus/anomalib2953_titan_xp_sm61.log"
+  GOLDEN_DIR diagnose_golden)
+# An architecture no database GPU has (Maxwell's 5.2) is said so, not "more than one GPU in the database".
+tilescope_cli_golden(diagnose_vllm14154_sm52 "diagnose|${logs}/vllm14154_bitsandbytes_sm52_title.log" GOLDEN_DIR diagnose_golden)
 # Issue 28: a limit printed under AMD's ROCm stack implies no NVIDIA GPU; a log that names an architecture, no product.
 tilescope_cli_golden(diagnose_rocm_mi300 "diagnose|${logs}/sglang2384_mi300_triton_lds.log" GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_pascal_class "diagnose|${logs}/pascal50_triton_pascal_class.log" GOLDEN_DIR diagnose_golden)

@@ -45,6 +45,7 @@ TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
                                             "awq_gemm.pack_num",
                                             "awq_gemm.group_multiple",
                                             "awq_gemm.oc_group",
+                                            "awq_gemm.vllm_capability",
                                             "awq_gemm.ic_group",
                                             "sdpa.flash_head_dim",
                                             "sdpa.mem_efficient_alignment",
@@ -58,12 +59,14 @@ TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
                                             "attention.dtype",
                                             "attention.bf16_arch",
                                             "attention.same_dtype",
+                                            "vllm.quantization_capability",
                                             "device.bf16",
                                             "smem.capacity",
                                             "cuda.out_of_resources",
                                             "cuda.invalid_configuration",
                                             "cuda.out_of_memory",
-                                            "cuda.invalid_value"};
+                                            "cuda.invalid_value",
+                                            "cuda.no_kernel_image"};
     EXPECT_EQ(ids(SignatureList(builtinKernels())), expected);
 }
 
@@ -92,8 +95,9 @@ TEST(DiagnosisSignatures, OrderNumbersAreUnique) {
 TEST(DiagnosisSignatures, CoreAloneHasOnlyGenericSignatures) {
     const KernelRegistry none;
     const std::vector<std::string> expected{
-        "smem.launch_arch",      "ptxas.static_smem",          "tile.not_divisible", "device.bf16",       "smem.capacity",
-        "cuda.out_of_resources", "cuda.invalid_configuration", "cuda.out_of_memory", "cuda.invalid_value"};
+        "smem.launch_arch",   "ptxas.static_smem",  "tile.not_divisible",    "vllm.quantization_capability",
+        "device.bf16",        "smem.capacity",      "cuda.out_of_resources", "cuda.invalid_configuration",
+        "cuda.out_of_memory", "cuda.invalid_value", "cuda.no_kernel_image"};
     EXPECT_EQ(ids(SignatureList(none)), expected);
     // And with no family to name, a generic launch error still diagnoses, without a kernel.
     auto d =

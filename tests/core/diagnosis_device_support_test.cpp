@@ -1,0 +1,186 @@
+// diagnose on a GPU its software does not support (issue 32's device half of commit 68f7c54): vLLM's
+// quantization capability check for methods of no bundled family, and "no kernel image is available
+// for execution on the device" in the forms real reports print it, with PyTorch's warning that names
+// the GPU's architecture and the build's. Every string is copied from the report its test cites.
+#include <gtest/gtest.h>
+
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_stacks.h"
+#include "core/model/device_spec.h"
+#include "kernels/builtin_kernels.h"
+
+namespace tilescope {
+namespace {
+
+DiagnosisFinding only(const std::string& text) {
+    auto d = diagnoseText(text, builtinKernels(), DeviceDatabase::embedded());
+    EXPECT_TRUE(d.ok());
+    EXPECT_EQ(d->findings.size(), 1u) << text;
+    return d->findings.empty() ? DiagnosisFinding{} : d->findings.front();
+}
+
+bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+// vllm-project/vllm#14154, the error as its title gives it: bitsandbytes is not AWQ, and no database GPU
+// is cc 5.2 (Maxwell): the finding says the method and both capabilities, names no kernel, implies and
+// plans nothing.
+TEST(DiagnosisDeviceSupport, Vllm14154_BitsandbytesOnCapability52IsNotAwq) {
+    const auto f = only(
+        "ValueError: The quantization method bitsandbytes is not supported for the current GPU. Minimum capability: 70. Current "
+        "capability: 52.\n");
+    EXPECT_EQ(f.signature, "vllm.quantization_capability");
+    EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
+    EXPECT_TRUE(f.family.empty()) << f.family;
+    EXPECT_EQ(f.arch, "sm_52");
+    EXPECT_TRUE(f.impliedDevices.empty());
+    EXPECT_FALSE(f.plan);
+    ASSERT_TRUE(f.limit);
+    EXPECT_EQ(f.limit->limit, 70);
+    EXPECT_EQ(f.limit->actual, 52);
+    EXPECT_TRUE(contains(f.title, "bitsandbytes")) << f.title;
+    EXPECT_TRUE(contains(f.explanation, "Tilescope bundles no bitsandbytes kernel")) << f.explanation;
+    EXPECT_FALSE(contains(f.title + f.explanation + f.fix, "AWQ")) << f.title << " / " << f.explanation << " / " << f.fix;
+    EXPECT_TRUE(contains(f.fix, "compute capability 7.0 or newer")) << f.fix;
+    EXPECT_EQ(f.command, "tilescope-cli devices");
+}
+
+// vllm-project/vllm#4327, the error as its title gives it (no final full stop): fp8 on a cc 8.6 GPU implies
+// every database GPU of 8.6, and the command shows the first.
+TEST(DiagnosisDeviceSupport, Vllm4327_Fp8OnCapability86ImpliesTheGpusOfIt) {
+    const auto f = only(
+        "ValueError: The quantization method fp8 is not supported for the current GPU. Minimum capability: 90. Current capability: "
+        "86\n");
+    EXPECT_EQ(f.signature, "vllm.quantization_capability");
+    EXPECT_TRUE(f.family.empty());
+    EXPECT_EQ(f.arch, "sm_86");
+    ASSERT_FALSE(f.impliedDevices.empty());
+    for (const auto& id : f.impliedDevices)
+        EXPECT_EQ(DeviceDatabase::embedded().find(id)->computeCapability, (ComputeCapability{8, 6})) << id;
+    EXPECT_TRUE(contains(f.impliedBy, "Current capability: 86")) << f.impliedBy;
+    EXPECT_EQ(f.command, "tilescope-cli devices " + f.impliedDevices.front());
+    EXPECT_TRUE(contains(f.fix, "compute capability 9.0 or newer")) << f.fix;
+}
+
+// PyTorch's warning in open-edge-platform/anomalib#2953: the GPU's architecture and the build's list, read
+// apart (the list's first entry, sm_70, is no GPU of the log).
+TEST(DiagnosisDeviceSupport, Anomalib2953_TorchWarningNamesTheGpuAndTheBuild) {
+    const auto log = LogText::parse(
+        "/home/sasikarank/test/env/lib/python3.10/site-packages/torch/cuda/__init__.py:326: UserWarning: \n"
+        "NVIDIA TITAN Xp with CUDA capability sm_61 is not compatible with the current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120.\n"
+        "If you want to use the NVIDIA TITAN Xp GPU with PyTorch, please check the instructions at "
+        "https://pytorch.org/get-started/locally/\n");
+    ASSERT_TRUE(log.ok());
+    const auto warning = findBuildArchWarning(*log);
+    ASSERT_TRUE(warning);
+    EXPECT_EQ(warning->line, 1);
+    EXPECT_EQ(warning->device, "NVIDIA TITAN Xp");
+    EXPECT_EQ(warning->cc, (ComputeCapability{6, 1}));
+    EXPECT_EQ(warning->listLine, 2);
+    EXPECT_EQ(warning->archs, (std::vector<std::string>{"sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
+    const auto mentions = findDeviceMentions(*log, DeviceDatabase::embedded());
+    for (const auto& m : mentions) EXPECT_NE(m.line, 2) << "the build's list is no device: " << m.text;
+}
+
+// The whole anomalib#2953 log: a Pascal GPU under a build whose oldest architecture is sm_70.
+TEST(DiagnosisDeviceSupport, Anomalib2953_TitanXpIsOlderThanTheBuild) {
+    auto d = diagnoseText(
+        "/home/sasikarank/test/env/lib/python3.10/site-packages/torch/cuda/__init__.py:326: UserWarning: \n"
+        "NVIDIA TITAN Xp with CUDA capability sm_61 is not compatible with the current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120.\n"
+        "If you want to use the NVIDIA TITAN Xp GPU with PyTorch, please check the instructions at "
+        "https://pytorch.org/get-started/locally/\n"
+        "\n"
+        "  warnings.warn(\n"
+        "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n",
+        builtinKernels(), DeviceDatabase::embedded());
+    ASSERT_TRUE(d.ok());
+    ASSERT_EQ(d->findings.size(), 1u);
+    const DiagnosisFinding& f = d->findings.front();
+    EXPECT_EQ(f.signature, "cuda.no_kernel_image");
+    EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
+    EXPECT_EQ(f.arch, "sm_61");
+    EXPECT_TRUE(f.family.empty());
+    EXPECT_TRUE(contains(f.explanation, "NVIDIA TITAN Xp is sm_61")) << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "holds sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 (line 3)")) << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "older than every architecture")) << f.explanation;
+    EXPECT_TRUE(contains(f.fix, "still includes sm_61")) << f.fix;
+    EXPECT_TRUE(contains(f.fix, "TORCH_CUDA_ARCH_LIST=6.1")) << f.fix;
+    EXPECT_TRUE(contains(f.fix, "a GPU of sm_70 or newer")) << f.fix;
+}
+
+// sconlyshootery/FeatDepth#68: an RTX 3060 Laptop GPU (sm_86) under a build of sm_37 ... sm_70.
+TEST(DiagnosisDeviceSupport, FeatDepth68_GpuNewerThanTheBuild) {
+    auto d = diagnoseText(
+        "UserWarning: \n"
+        "NVIDIA GeForce RTX 3060 Laptop GPU with CUDA capability sm_86 is not compatible with the current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+        builtinKernels(), DeviceDatabase::embedded());
+    ASSERT_TRUE(d.ok());
+    ASSERT_EQ(d->findings.size(), 1u);
+    const DiagnosisFinding& f = d->findings.front();
+    EXPECT_EQ(f.arch, "sm_86");
+    EXPECT_TRUE(contains(f.explanation, "newer than every architecture")) << f.explanation;
+    EXPECT_FALSE(contains(f.explanation, "CUDA 13 compiles nothing older")) << "sm_86 is not below sm_75";
+    EXPECT_TRUE(contains(f.fix, "a newer CUDA that includes sm_86")) << f.fix;
+    EXPECT_TRUE(contains(f.fix, "(sm_37 to sm_70)")) << f.fix;
+}
+
+// ContinuumIO/numbapro-examples#2: the driver API's name, as numba prints it.
+TEST(DiagnosisDeviceSupport, NumbaproExamples2_DriverApiNoBinaryForGpu) {
+    const auto f = only(
+        "  File \"C:\\aroot\\stage\\Lib\\site-packages\\numbapro\\cudapipeline\\driver.py\", line 522, in check_error\n"
+        "\n"
+        "numbapro.cudapipeline.error.CudaDriverError: ('Failed to load module', 'CUDA_ERROR_NO_BINARY_FOR_GPU')\n");
+    EXPECT_EQ(f.signature, "cuda.no_kernel_image");
+    EXPECT_EQ(f.message, "CUDA_ERROR_NO_BINARY_FOR_GPU");
+    EXPECT_TRUE(contains(f.explanation, "CUDA_ERROR_NO_BINARY_FOR_GPU: ")) << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "PTX JIT itself fails")) << f.explanation;
+    EXPECT_TRUE(f.arch.empty());
+}
+
+// pytorch/pytorch#10094 (PyTorch 0.4.1 on Windows): THCudaCheck's form, error=48 (the number before CUDA
+// 10.1 renumbered cudaErrorNoKernelImageForDevice 209).
+TEST(DiagnosisDeviceSupport, Pytorch10094_ThCudaCheckError48) {
+    const auto f = only(
+        "THCudaCheck FAIL file=c:\\programdata\\miniconda3\\conda-bld\\pytorch_1532505617613\\work\\aten\\src\\thc\\generic/"
+        "THCTensorMathPairwise.cu line=102 error=48 : no kernel image is available for execution on the device\n"
+        "Traceback (most recent call last):\n"
+        "  File \"classification.py\", line 173, in <module>\n"
+        "    logits = model(X, edges)\n");
+    EXPECT_EQ(f.signature, "cuda.no_kernel_image");
+    EXPECT_EQ(f.line, 1);
+    EXPECT_EQ(f.message, "no kernel image is available for execution on the device");
+}
+
+// bytedance/Protenix#205: its title, then its traceback's last lines. PyTorch's hint line after the error
+// names the enum; it is the same error, not a second one.
+TEST(DiagnosisDeviceSupport, Protenix205_TheHintLineIsNoSecondError) {
+    const auto f = only(
+        "5090 cuda Compatibility issues\n"
+        "  File \"/home/adsb/conda/envs/ptxmm/lib/python3.10/site-packages/torch/nn/modules/linear.py\", line 134, in forward\n"
+        "    return F.linear(input, self.weight, self.bias)\n"
+        "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device\n"
+        "Search for `cudaErrorNoKernelImageForDevice' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for "
+        "more information.\n"
+        "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+    EXPECT_EQ(f.line, 4);
+    EXPECT_EQ(f.deviceId, "rtx-5090");
+    EXPECT_EQ(f.arch, "sm_120");
+}
+
+// Phyronnaz/HashDAG#2: the error at the program's own check, the capability in the reporter's next sentence.
+TEST(DiagnosisDeviceSupport, HashDag2_OwnCheckOnCapability50) {
+    const auto f = only(
+        "Starting...\n"
+        "ERROR /data/transfer/HashDAG/src/dag_tracer.cu:135: cuda error \"no kernel image is available for execution on the device\"\n"
+        "This because my hardware only supports CUDA compute capability 5.0.\n");
+    EXPECT_EQ(f.signature, "cuda.no_kernel_image");
+    EXPECT_EQ(f.arch, "sm_50");
+    EXPECT_EQ(f.failingKernel, "/data/transfer/HashDAG/src/dag_tracer.cu:135");
+    EXPECT_TRUE(contains(f.explanation, "no CUDA 13 build runs on sm_50")) << f.explanation;
+}
+
+}  // namespace
+}  // namespace tilescope
