@@ -398,6 +398,21 @@ void buildOldGpuWarning(FindingBuilder& b, const SvMatch&) {
         b.fallbackCommand("");
         return;
     }
+    if (const auto& vendor = b.scope().lookups.otherVendor()) {
+        // PyTorch's ROCm build runs the same check on the HIP device's major.minor, which names no NVIDIA
+        // architecture (ROCm/pytorch#627: a Radeon RX 580 "of cuda capability 3.0" that ran its tensor).
+        f.title = "PyTorch's old-GPU warning under " + vendor->vendor + ": its \"cuda capability\" is no NVIDIA architecture";
+        f.explanation = "The log runs on " + vendor->vendor + " (line " + str(vendor->line + 1) +
+                        "): PyTorch's warning at CUDA's start (torch/cuda/__init__.py, _check_capability) compares that "
+                        "stack's device version (" +
+                        warning->cc.toString() +
+                        ") with NVIDIA's minimum, which says nothing of the kernels a ROCm build holds. No NVIDIA GPU is implied "
+                        "and no failure is predicted.";
+        f.fix = "check that the PyTorch build supports this GPU's target on " + vendor->vendor +
+                " (its list of supported GPUs); the warning alone does not mean a kernel fails";
+        b.fallbackCommand("");
+        return;
+    }
     const ComputeCapability cc = warning->cc;
     const std::string arch = archNameOf(cc);
     const std::string gpu = warning->device.empty() ? arch : warning->device;

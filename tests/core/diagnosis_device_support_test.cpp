@@ -283,6 +283,25 @@ TEST(DiagnosisDeviceSupport, Pytorch16712_WarningWithoutTheBuildsMinimum) {
     EXPECT_TRUE(contains(f.fix, "a GPU of compute capability this build supports")) << f.fix;
 }
 
+// ROCm/pytorch#627: PyTorch's ROCm build prints the same warning for a Radeon, whose tensor then runs: no
+// NVIDIA architecture, no implied GPU, no predicted failure.
+TEST(DiagnosisDeviceSupport, RocmPytorch627_WarningUnderRocmPredictsNothing) {
+    const auto f = only(
+        "/home/lasercat/.local/lib/python3.6/site-packages/torch/cuda/__init__.py:87: UserWarning: \n"
+        "    Found GPU0 Ellesmere [Radeon RX 470/480/570/570X/580/580X] which is of cuda capability 3.0.\n"
+        "    PyTorch no longer supports this GPU because it is too old.\n"
+        "    The minimum cuda capability that we support is 3.5.\n"
+        "    \n"
+        "  warnings.warn(old_gpu_warn % (d, name, major, capability[1]))\n"
+        "tensor([9], device='cuda:0')\n");
+    EXPECT_EQ(f.signature, "torch.gpu_too_old");
+    EXPECT_TRUE(f.arch.empty()) << f.arch;
+    EXPECT_TRUE(f.impliedDevices.empty());
+    EXPECT_TRUE(contains(f.title, "AMD ROCm / HIP")) << f.title;
+    EXPECT_TRUE(contains(f.explanation, "no failure is predicted")) << f.explanation;
+    EXPECT_FALSE(contains(f.explanation, "CUDA 13")) << f.explanation;
+}
+
 // alievk/avatarify-python#58 (inline backticks dropped): with the error in the log, the warning's finding
 // yields to cuda.no_kernel_image's, which reads the GPU and the build's minimum from the warning.
 TEST(DiagnosisDeviceSupport, Avatarify58_ErrorFindingReadsTheOldGpuWarning) {
