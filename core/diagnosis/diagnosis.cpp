@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/model/device_spec.h"
 #include "core/model/text_format.h"
@@ -64,8 +65,8 @@ std::string knownSignaturesText(const KernelRegistry& kernels) {
             titles.emplace_back(family->title());
     return "the upstream checks of " + joinList(titles) +
            "; shared-memory capacity and launch limits, invalid configuration argument, invalid argument (CUDA 13 runtime, "
-           "driver API), too many resources, out of memory, no kernel image (a build without the GPU's architecture), vLLM's "
-           "quantization capability check";
+           "driver API), too many resources, out of memory, no kernel image (a build without the GPU's architecture) and PyTorch's "
+           "warning that predicts it, vLLM's quantization capability check (methods and compressed-tensors schemes)";
 }
 
 Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kernels, const DeviceDatabase& devices) {
@@ -180,9 +181,21 @@ Result<Diagnosis> diagnoseText(std::string_view text, const KernelRegistry& kern
         }
     }
 
+    // A warning that predicts an error yields to that error when the log shows it (the error's finding
+    // reads the warning itself).
+    std::unordered_set<std::string_view> shown;
+    for (const auto& f : diagnosis.findings) shown.insert(f.signature);
+    std::unordered_map<std::string_view, std::string_view> foretells;
+    for (std::size_t i = 0; i < signatures.size(); ++i)
+        if (!signatures[i].foretells.empty()) foretells.emplace(signatures[i].id, signatures[i].foretells);
+    auto superseded = [&](const DiagnosisFinding& f) {
+        const auto it = foretells.find(f.signature);
+        return it != foretells.end() && shown.contains(it->second);
+    };
     // Keep line order after a source line gave way to the raised error.
-    std::vector<std::size_t> order(diagnosis.findings.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < diagnosis.findings.size(); ++i)
+        if (!superseded(diagnosis.findings[i])) order.push_back(i);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return diagnosis.findings[a].line < diagnosis.findings[b].line; });
     std::vector<DiagnosisFinding> sorted;

@@ -254,6 +254,49 @@ void buildQuantizationCapability(FindingBuilder& b, const SvMatch& m) {
     b.fallbackCommand("");
 }
 
+// vLLM's compressed-tensors config checks each layer's scheme against the GPU before it loads the model
+// (CompressedTensorsConfig._check_scheme_supported: `capability < scheme.get_min_capability()` raises a
+// RuntimeError whose message is a tuple, printed "('Quantization scheme is not supported for ', 'the
+// current GPU. Min capability: 80. ', 'Current capability: 75.')"). AWQ and GPTQ weights saved by
+// llm-compressor are W4A16 schemes of it: vLLM runs them with its mixed-precision kernels (Marlin,
+// Machete), not with the AWQ GEMM the awq_gemm family models, so nothing is planned even for AWQ.
+void buildCompressedTensorsCapability(FindingBuilder& b, const SvMatch& m) {
+    auto& f = b.finding();
+    const auto minimum = groupNumber(m, 1);
+    const auto current = groupNumber(m, 2);
+    b.value("min_capability", minimum);
+    b.value("capability", current);
+    if (minimum && current) f.limit = LimitHit{"compute_capability", *minimum, *current};
+    const auto ccText = [](std::int64_t v) { return capabilityOfVersion(v).toString(); };
+    f.title =
+        "vLLM refuses the checkpoint's compressed-tensors scheme on this GPU" +
+        (minimum && current ? ": it needs compute capability " + ccText(*minimum) + ", the GPU has " + ccText(*current) : std::string());
+    f.explanation =
+        "vLLM checks each layer's compressed-tensors scheme against the GPU before it loads the model "
+        "(scheme.get_min_capability()): the scheme needs " +
+        (minimum ? "compute capability " + ccText(*minimum) + " (\"Min capability: " + str(*minimum) + "\")" : std::string("a newer GPU")) +
+        (current ? ", the GPU is " + ccText(*current) + " (\"Current capability: " + str(*current) + "\", major x 10 + minor)"
+                 : std::string()) +
+        ". The message does not name the scheme; a W4A16 checkpoint (AWQ or GPTQ weights saved as compressed-tensors) "
+        "runs on vLLM's mixed-precision kernels (Marlin, Machete), which Tilescope does not model.";
+    if (const int awq = b.scope().lookups.awqMention(); awq >= 0)
+        f.explanation += " The log names AWQ (line " + str(awq + 1) +
+                         "), but in compressed-tensors form vLLM does not run it through its AWQ GEMM (the awq_gemm family's "
+                         "vllm variant), so that kernel's minimum does not apply and nothing is planned.";
+    else f.explanation += " Nothing is planned.";
+    if (current) {
+        const ComputeCapability cc = capabilityOfVersion(*current);
+        if (b.deviceOfCapability(
+                cc, "\"Current capability: " + str(*current) + "\": every database GPU of compute capability " + cc.toString()))
+            f.command = "tilescope-cli devices " + b.planDevice().id;
+    }
+    f.fix = "run on a GPU of compute capability " + (minimum ? ccText(*minimum) : std::string("the scheme needs")) +
+            " or newer, or serve a checkpoint whose quantization vLLM runs on " +
+            (current ? "compute capability " + ccText(*current) : std::string("this GPU")) +
+            " (each scheme's and method's get_min_capability())";
+    b.fallbackCommand("");
+}
+
 // The driver found no code the GPU can run: neither SASS for its architecture (or an older one of
 // its major) nor PTX it could JIT-compile for it. PyTorch's warning at CUDA's start says which GPU
 // and which architectures the build holds; the finding reads both when the log shows them.
@@ -308,6 +351,28 @@ void buildNoKernelImage(FindingBuilder& b, const SvMatch& m) {
                 fixGpu = "run on a GPU of an architecture the build holds (" + archNameOf(*oldest) + " to " + archNameOf(*newest) + ")";
             }
         }
+    } else if (const auto& old = b.scope().lookups.oldGpuWarning()) {
+        cc = old->cc;
+        if (f.arch.empty()) f.arch = archNameOf(old->cc);
+        f.explanation += " PyTorch's warning on line " + str(old->line + 1) + " says " +
+                         (old->device.empty() ? std::string("the GPU") : old->device) + " is compute capability " + old->cc.toString();
+        if (old->minimum) {
+            f.explanation += " and this build's oldest is " + old->minimum->toString() +
+                             (old->maximum ? " (its newest " + old->maximum->toString() + ")" : std::string()) + " (line " +
+                             str(old->rangeLine + 1) + ")";
+            if (old->cc < *old->minimum) {
+                f.explanation += ": the GPU is older than every architecture the build holds.";
+                fixBuild = "install a PyTorch build that still includes " + archNameOf(old->cc) +
+                           " (an older CUDA's wheel: CUDA 13 compiles nothing older than " + cuda13Oldest +
+                           "; torch.cuda.get_arch_list() shows what a build holds), or build from source with TORCH_CUDA_ARCH_LIST=" +
+                           old->cc.toString();
+                fixGpu = "run on a GPU of compute capability " + old->minimum->toString() + " or newer";
+            } else {
+                f.explanation += ".";
+            }
+        } else {
+            f.explanation += ", too old for this build.";
+        }
     }
     if (cc && cc->smVersion() < kCuda13OldestSmVersion)
         f.explanation += " CUDA 13 compiles nothing older than " + cuda13Oldest + ", so no CUDA 13 build runs on " + archNameOf(*cc) +
@@ -315,6 +380,79 @@ void buildNoKernelImage(FindingBuilder& b, const SvMatch& m) {
     f.title = "no kernel image for this GPU" + (cc ? " (" + archNameOf(*cc) + ")" : std::string()) +
               ": the binary was built for other architectures";
     f.fix = fixBuild + "; or " + fixGpu;
+    b.fallbackCommand("");
+}
+
+// PyTorch's warning that its build supports no capability this old (or new): a prediction, for a log
+// that ends before the error (the warning does not stop the program; torch.cuda.is_available() stays
+// true). A log that shows the error has cuda.no_kernel_image's finding instead (Signature::foretells).
+void buildOldGpuWarning(FindingBuilder& b, const SvMatch&) {
+    auto& f = b.finding();
+    const auto warning = findOldGpuWarning(b.scope().log, b.line());
+    if (!warning) {  // the text wrapped inside the capability: the match alone, without its figures
+        f.title = "PyTorch's build has no code for this GPU: its first CUDA kernel will fail with \"no kernel image is available\"";
+        f.explanation =
+            "PyTorch's warning when CUDA starts (torch/cuda/__init__.py, _check_capability) says its build does not "
+            "support this GPU's compute capability.";
+        f.fix = "install a PyTorch build whose torch.cuda.get_arch_list() includes this GPU's architecture, or run on a GPU it does";
+        b.fallbackCommand("");
+        return;
+    }
+    if (const auto& vendor = b.scope().lookups.otherVendor()) {
+        // PyTorch's ROCm build runs the same check on the HIP device's major.minor, which names no NVIDIA
+        // architecture (ROCm/pytorch#627: a Radeon RX 580 "of cuda capability 3.0" that ran its tensor).
+        f.title = "PyTorch's old-GPU warning under " + vendor->vendor + ": its \"cuda capability\" is no NVIDIA architecture";
+        f.explanation = "The log runs on " + vendor->vendor + " (line " + str(vendor->line + 1) +
+                        "): PyTorch's warning at CUDA's start (torch/cuda/__init__.py, _check_capability) compares that "
+                        "stack's device version (" +
+                        warning->cc.toString() +
+                        ") with NVIDIA's minimum, which says nothing of the kernels a ROCm build holds. No NVIDIA GPU is implied "
+                        "and no failure is predicted.";
+        f.fix = "check that the PyTorch build supports this GPU's target on " + vendor->vendor +
+                " (its list of supported GPUs); the warning alone does not mean a kernel fails";
+        b.fallbackCommand("");
+        return;
+    }
+    const ComputeCapability cc = warning->cc;
+    const std::string arch = archNameOf(cc);
+    const std::string gpu = warning->device.empty() ? arch : warning->device;
+    const bool older = warning->minimum && cc < *warning->minimum;
+    const bool newer = warning->maximum && *warning->maximum < cc;
+    const std::string range = warning->minimum ? (warning->maximum ? warning->minimum->toString() + " to " + warning->maximum->toString()
+                                                                   : warning->minimum->toString() + " and newer")
+                                               : std::string();
+    f.title = "PyTorch's build has no code for " + gpu + " (compute capability " + cc.toString() +
+              "): its first CUDA kernel will fail with \"no kernel image is available\"";
+    f.explanation = "PyTorch's warning when CUDA starts (torch/cuda/__init__.py, _check_capability): GPU" + str(warning->gpuIndex) + ", " +
+                    gpu + ", is compute capability " + cc.toString() +
+                    (range.empty() ? std::string(", which this build no longer supports")
+                                   : ", and this build supports " + range + " (line " + str(warning->rangeLine + 1) + ")") +
+                    ". The warning does not stop the program: torch.cuda.is_available() is still true, and the first kernel "
+                    "launched on the GPU fails with " +
+                    std::string(kCudaErrorNoKernelImageForDevice.name) + " (\"" + std::string(kNoKernelImageText) +
+                    "\"): the build holds no SASS for this architecture and no PTX the driver could compile for it. The log does not "
+                    "show that error; this finding predicts it.";
+    if (const auto& list = b.scope().lookups.buildArchWarning(); list && !list->archs.empty()) {
+        std::string archs;
+        for (const auto& a : list->archs) archs += (archs.empty() ? "" : " ") + a;
+        f.explanation += " The build holds " + archs + " (line " + str(list->listLine + 1) + ").";
+    }
+    if (cc.smVersion() < kCuda13OldestSmVersion)
+        f.explanation +=
+            " CUDA 13 compiles nothing older than sm_" + str(kCuda13OldestSmVersion) + ", so no CUDA 13 build runs on " + arch + ".";
+    if (!b.deviceNamed()) b.deviceOfCapability(cc, "PyTorch's warning: every database GPU of compute capability " + cc.toString());
+    if (f.arch.empty()) f.arch = arch;
+    if (newer)
+        f.fix = "install a PyTorch build for a newer CUDA that includes " + arch +
+                " (torch.cuda.get_arch_list() shows what a build holds); or run on a GPU of compute capability " + range;
+    else
+        f.fix = "install a PyTorch build that still includes " + arch + " (an older CUDA's wheel: CUDA 13 compiles nothing older than sm_" +
+                str(kCuda13OldestSmVersion) +
+                "; torch.cuda.get_arch_list() shows what a build holds), or build from source with TORCH_CUDA_ARCH_LIST=" + cc.toString() +
+                "; or run on a GPU of compute capability " +
+                (older ? warning->minimum->toString() + " or newer" : std::string("this build supports"));
+    if (!b.planDevice().id.empty() && (b.deviceNamed() || !f.impliedDevices.empty()))
+        f.command = "tilescope-cli devices " + b.planDevice().id;
     b.fallbackCommand("");
 }
 
@@ -571,6 +709,15 @@ const std::vector<Signature>& coreSignatures() {
          V::UnsupportedDevice,
          false,
          buildQuantizationCapability},
+        // The same check for a compressed-tensors checkpoint, its message a printed Python tuple (vLLM's
+        // compressed_tensors.py passes three strings to RuntimeError); the joined sentence matches too.
+        {216,
+         "vllm.compressed_tensors_capability",
+         {"quantization scheme is not supported"},
+         R"((?:\(')?Quantization scheme is not supported for[',\s]*the current GPU\.?[',\s]*Min capability:\s*(\d+)\.?[',\s]*Current capability:\s*(\d+)\.?(?:'\))?)",
+         V::UnsupportedDevice,
+         false,
+         buildCompressedTensorsCapability},
         {260,
          "cuda.out_of_memory",
          {"out of memory", "outofmemory", "memoryallocation"},
@@ -599,6 +746,16 @@ const std::vector<Signature>& coreSignatures() {
          V::UnsupportedDevice,
          true,
          buildNoKernelImage},
+        // PyTorch's warning at CUDA's start that the GPU's capability is outside its build's: it predicts
+        // cuda.no_kernel_image and yields to it when the log shows it.
+        {280,
+         "torch.gpu_too_old",
+         {"which is of cuda capability"},
+         R"(Found GPU\d+\s+.+ which is of cuda capability \d+\.\d+)",
+         V::UnsupportedDevice,
+         false,
+         buildOldGpuWarning,
+         "cuda.no_kernel_image"},
     };
     return list;
 }

@@ -53,8 +53,13 @@ const std::optional<BuildArchWarning>& LogLookups::buildArchWarning() const {
     return *m_buildArchWarning;
 }
 
+const std::optional<OldGpuWarning>& LogLookups::oldGpuWarning() const {
+    if (!m_oldGpuWarning) m_oldGpuWarning = findOldGpuWarning(m_log);
+    return *m_oldGpuWarning;
+}
+
 Signature::Signature(int place, std::string_view name, std::array<std::string_view, 3> words, const char* regexText, Verdict verdict,
-                     bool fromCudaRuntime, SignatureBuild builder)
+                     bool fromCudaRuntime, SignatureBuild builder, std::string_view foretold)
     : order(place),
       id(name),
       needles(words),
@@ -62,6 +67,7 @@ Signature::Signature(int place, std::string_view name, std::array<std::string_vi
       kind(verdict),
       cudaRuntime(fromCudaRuntime),
       build(builder),
+      foretells(foretold),
       regex(regexText) {}
 
 namespace {

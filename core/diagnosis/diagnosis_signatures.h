@@ -38,6 +38,7 @@ public:
     std::optional<ModelMention> modelMention(int errorLine) const;    // findModelMention
     const std::vector<RowsEvidence>& stepBudgets() const;             // findStepBudgets
     const std::optional<BuildArchWarning>& buildArchWarning() const;  // findBuildArchWarning (diagnosis_stacks.h)
+    const std::optional<OldGpuWarning>& oldGpuWarning() const;        // findOldGpuWarning (diagnosis_stacks.h)
 
 private:
     const LogText& m_log;
@@ -47,6 +48,7 @@ private:
     mutable std::optional<std::vector<ModelMention>> m_modelMentions;
     mutable std::optional<std::vector<RowsEvidence>> m_stepBudgets;
     mutable std::optional<std::optional<BuildArchWarning>> m_buildArchWarning;
+    mutable std::optional<std::optional<OldGpuWarning>> m_oldGpuWarning;
 };
 
 // What a finding may read besides its own match.
@@ -143,7 +145,7 @@ using SignatureBuild = void (*)(FindingBuilder&, const SvMatch&);
 // that also matches it; the order numbers are listed in core/README.md and checked by a test.
 struct Signature {
     Signature(int place, std::string_view name, std::array<std::string_view, 3> words, const char* regexText, Verdict verdict,
-              bool fromCudaRuntime, SignatureBuild builder);
+              bool fromCudaRuntime, SignatureBuild builder, std::string_view foretold = {});
 
     int order;
     std::string_view id;
@@ -152,6 +154,9 @@ struct Signature {
     Verdict kind;
     bool cudaRuntime;  // reported by the CUDA runtime, asynchronously: later ones are consequences
     SignatureBuild build;
+    // A warning's: the id of the error it predicts. Its finding is dropped when the log shows that error,
+    // whose finding then reads the warning's facts itself.
+    std::string_view foretells;
     Pattern regex;  // `pattern`, compiled once (case-insensitive)
 };
 

@@ -79,6 +79,77 @@ std::optional<BuildArchWarning> findBuildArchWarning(const LogText& log) {
     return std::nullopt;
 }
 
+namespace {
+
+constexpr std::string_view kFoundGpu = "found gpu";
+constexpr std::string_view kOfCapability = " which is of cuda capability ";
+constexpr std::string_view kBuildMinimum = "minimum";  // "The minimum cuda capability ...", "Minimum and Maximum cuda capability ..."
+constexpr std::string_view kBuildCapability = "cuda capability";
+constexpr int kWarningLinesAfter = 4;  // the warning's own lines after "Found GPU": at most three, and a wrap
+
+// "6.1" at the start of `text` (after blanks and an opening parenthesis); the characters read in `used`.
+std::optional<ComputeCapability> capabilityNumberAt(std::string_view text, std::size_t* used) {
+    std::size_t at = text.find_first_not_of(" \t(");
+    if (at == std::string_view::npos) return std::nullopt;
+    int major = 0, minor = 0;
+    const auto [majorEnd, majorError] = std::from_chars(text.data() + at, text.data() + text.size(), major);
+    if (majorError != std::errc{} || majorEnd == text.data() + text.size() || *majorEnd != '.') return std::nullopt;
+    const auto [minorEnd, minorError] = std::from_chars(majorEnd + 1, text.data() + text.size(), minor);
+    if (minorError != std::errc{}) return std::nullopt;
+    if (used) *used = static_cast<std::size_t>(minorEnd - text.data());
+    return ComputeCapability{major, minor};
+}
+
+}  // namespace
+
+std::optional<OldGpuWarning> findOldGpuWarning(const LogText& log, int from) {
+    for (int i = std::max(from, 0); i < log.lineCount(); ++i) {
+        const std::string& lower = log.lowerLine(i);
+        const auto of = lower.find(kOfCapability);
+        if (of == std::string::npos) continue;
+        const auto found = lower.rfind(kFoundGpu, of);
+        if (found == std::string::npos) continue;
+        const std::string& text = log.line(i);
+        OldGpuWarning warning;
+        warning.line = i;
+        const auto cc = capabilityNumberAt(std::string_view(text).substr(of + kOfCapability.size()), nullptr);
+        if (!cc) continue;
+        warning.cc = *cc;
+        std::string_view rest = std::string_view(text).substr(found + kFoundGpu.size(), of - found - kFoundGpu.size());
+        const auto [indexEnd, indexError] = std::from_chars(rest.data(), rest.data() + rest.size(), warning.gpuIndex);
+        if (indexError == std::errc{}) rest.remove_prefix(static_cast<std::size_t>(indexEnd - rest.data()));
+        while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+        warning.device = std::string(rest);
+        // The build's range follows within the warning, maybe wrapped: read the lines after as one text.
+        std::string after;
+        std::vector<std::pair<std::size_t, int>> starts;  // offset in `after` -> line
+        for (int j = i + 1; j < log.lineCount() && j <= i + kWarningLinesAfter; ++j) {
+            if (log.lowerLine(j).find(kFoundGpu) != std::string::npos) break;  // the next GPU's warning
+            starts.emplace_back(after.size(), j);
+            after += log.lowerLine(j);
+            after += ' ';
+        }
+        const auto minimum = after.find(kBuildMinimum);
+        const auto capability = minimum == std::string::npos ? std::string::npos : after.find(kBuildCapability, minimum);
+        const auto is = capability == std::string::npos ? std::string::npos : after.find(" is", capability);
+        if (is != std::string::npos) {
+            std::size_t used = 0;
+            std::string_view numbers = std::string_view(after).substr(is + 3);
+            warning.minimum = capabilityNumberAt(numbers, &used);
+            if (warning.minimum) {
+                for (const auto& [offset, line] : starts)
+                    if (offset <= minimum) warning.rangeLine = line;
+                numbers.remove_prefix(used);
+                const auto dash = numbers.find_first_not_of(" \t)");
+                if (dash != std::string_view::npos && numbers[dash] == '-')
+                    warning.maximum = capabilityNumberAt(numbers.substr(dash + 1), nullptr);
+            }
+        }
+        return warning;
+    }
+    return std::nullopt;
+}
+
 std::string otherVendorText(const VendorMention& vendor, std::string_view line) {
     return "The log runs on " + vendor.vendor + " (line " + std::to_string(vendor.line + 1) + ": \"" + std::string(line) +
            "\"): the limit is that vendor's GPU's " + vendor.memory +

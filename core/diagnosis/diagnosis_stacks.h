@@ -43,6 +43,23 @@ struct BuildArchWarning {
 };
 std::optional<BuildArchWarning> findBuildArchWarning(const LogText& log);
 
+// PyTorch's warning that the GPU is below (or, in the range form, outside) the capabilities its build
+// supports (torch/cuda/__init__.py's _check_capability, old_gpu_warn), printed when CUDA initialises:
+// "Found GPU0 {name} which is of cuda capability 6.1." then, by version, "PyTorch no longer supports
+// this GPU because it is too old." and "The minimum cuda capability supported by this library is
+// 7.0." ("that we support is 3.5." before), or "Minimum and Maximum cuda capability supported by this
+// version of PyTorch is" "(7.0) - (12.0)". The first one at or after line `from`.
+struct OldGpuWarning {
+    int line = -1;                             // 0-based: the "Found GPU" line
+    int gpuIndex = 0;                          // the N of "GPU N"
+    std::string device;                        // as torch names it ("Tesla P100-PCIE-16GB")
+    ComputeCapability cc;                      // the GPU's
+    int rangeLine = -1;                        // the line of the build's minimum; -1 when the log does not show it
+    std::optional<ComputeCapability> minimum;  // the oldest capability the build supports
+    std::optional<ComputeCapability> maximum;  // the newest, in the range form
+};
+std::optional<OldGpuWarning> findOldGpuWarning(const LogText& log, int from = 0);
+
 // What a finding says of a limit printed under another vendor's stack (`line` is the log line that
 // shows the stack): the limit is that vendor's GPU's, no NVIDIA GPU is implied, nothing is planned.
 std::string otherVendorText(const VendorMention& vendor, std::string_view line);

@@ -49,6 +49,14 @@ tilescope_cli_golden(diagnose_public_vllm1282 "diagnose|tests/data/diagnose_corp
   GOLDEN_DIR diagnose_golden)
 tilescope_cli_golden(diagnose_public_anomalib2953 "diagnose|tests/data/diagnose_corpus/anomalib2953_titan_xp_sm61.log"
   GOLDEN_DIR diagnose_golden)
+# vLLM's compressed-tensors refusal (a printed tuple) on a named V100, planned on nothing; PyTorch's warning
+# that its build is too new for the GPU: alone, a prediction of "no kernel image"; with the error, read by it.
+tilescope_cli_golden(diagnose_public_llmcompressor1258 "diagnose|tests/data/diagnose_corpus/llmcompressor1258_w4a16_v100_32g.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_kaggle1546 "diagnose|tests/data/diagnose_corpus/kaggle1546_p100_old_gpu_warning.log"
+  GOLDEN_DIR diagnose_golden)
+tilescope_cli_golden(diagnose_public_avatarify58 "diagnose|tests/data/diagnose_corpus/avatarify58_gtx660ti_old_gpu.log"
+  GOLDEN_DIR diagnose_golden)
 # An architecture no database GPU has (Maxwell's 5.2) is said so, not "more than one GPU in the database".
 tilescope_cli_golden(diagnose_vllm14154_sm52 "diagnose|${logs}/vllm14154_bitsandbytes_sm52_title.log" GOLDEN_DIR diagnose_golden)
 # Issue 28: a limit printed under AMD's ROCm stack implies no NVIDIA GPU; a log that names an architecture, no product.

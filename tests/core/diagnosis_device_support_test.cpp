@@ -182,5 +182,144 @@ TEST(DiagnosisDeviceSupport, HashDag2_OwnCheckOnCapability50) {
     EXPECT_TRUE(contains(f.explanation, "no CUDA 13 build runs on sm_50")) << f.explanation;
 }
 
+// ---- vLLM's compressed-tensors refusal, printed as a Python tuple ----------------------------------
+
+// vllm-project/vllm#14040: the comment's vLLM warning that names the GPU, then the error as the report's
+// title gives it ("[Bug]: " dropped). The scheme's minimum, 80, is the log's: no bundled kernel is planned.
+TEST(DiagnosisDeviceSupport, Vllm14040_CompressedTensorsMin80_Rtx2080Ti) {
+    const auto f = only(
+        "(APIServer pid=481) WARNING 09-16 17:46:10 [__init__.py:2716] Your device 'NVIDIA GeForce RTX 2080 Ti' (with compute "
+        "capability 7.5) doesn't support torch.bfloat16. Falling back to torch.float16 for compatibility.\n"
+        "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', 'Current capability: "
+        "75.')\n");
+    EXPECT_EQ(f.signature, "vllm.compressed_tensors_capability");
+    EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
+    EXPECT_EQ(f.line, 2);
+    EXPECT_TRUE(f.family.empty()) << f.family;
+    EXPECT_FALSE(f.plan);
+    EXPECT_EQ(f.deviceId, "rtx-2080-ti");
+    EXPECT_EQ(f.arch, "sm_75");
+    ASSERT_TRUE(f.limit);
+    EXPECT_EQ(f.limit->limit, 80);
+    EXPECT_EQ(f.limit->actual, 75);
+    EXPECT_TRUE(contains(f.title, "compressed-tensors")) << f.title;
+    EXPECT_TRUE(contains(f.explanation, "Marlin")) << f.explanation;
+    EXPECT_TRUE(contains(f.fix, "compute capability 8.0 or newer")) << f.fix;
+}
+
+// vllm-project/vllm#25022, its description: AWQ weights in compressed-tensors form. The finding says that
+// vLLM does not run them through the AWQ GEMM the awq_gemm family models, and plans nothing.
+TEST(DiagnosisDeviceSupport, Vllm25022_AwqThroughCompressedTensorsIsNotAwqGemm) {
+    const auto f = only(
+        "Request support for AWQ quantization on GPUs with CUDA Compute Capability < 8.0 using Compressed Tensors Quantization.\n"
+        "\n"
+        "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', 'Current capability: "
+        "75.')\n");
+    EXPECT_EQ(f.signature, "vllm.compressed_tensors_capability");
+    EXPECT_TRUE(f.family.empty()) << f.family;
+    EXPECT_FALSE(f.plan);
+    EXPECT_EQ(f.arch, "sm_75");
+    ASSERT_FALSE(f.impliedDevices.empty());
+    for (const auto& id : f.impliedDevices)
+        EXPECT_EQ(DeviceDatabase::embedded().find(id)->computeCapability, (ComputeCapability{7, 5})) << id;
+    EXPECT_TRUE(contains(f.explanation, "The log names AWQ (line 1)")) << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "not run it through its AWQ GEMM")) << f.explanation;
+    EXPECT_EQ(f.command, "tilescope-cli devices " + f.impliedDevices.front());
+}
+
+// ---- PyTorch's warning that its build supports no capability this old ------------------------------
+
+// Kaggle/docker-python#1546: the range form, wrapped over two lines, read into the GPU and the build's range.
+TEST(DiagnosisDeviceSupport, Kaggle1546_OldGpuWarningRangeForm) {
+    const auto log = LogText::parse(
+        "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:435: UserWarning: \n"
+        "    Found GPU0 Tesla P100-PCIE-16GB which is of cuda capability 6.0.\n"
+        "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n"
+        "    (7.0) - (12.0)\n"
+        "    \n"
+        "  queued_call()\n");
+    ASSERT_TRUE(log.ok());
+    const auto warning = findOldGpuWarning(*log);
+    ASSERT_TRUE(warning);
+    EXPECT_EQ(warning->line, 1);
+    EXPECT_EQ(warning->gpuIndex, 0);
+    EXPECT_EQ(warning->device, "Tesla P100-PCIE-16GB");
+    EXPECT_EQ(warning->cc, (ComputeCapability{6, 0}));
+    EXPECT_EQ(warning->rangeLine, 2);
+    EXPECT_EQ(warning->minimum, (ComputeCapability{7, 0}));
+    EXPECT_EQ(warning->maximum, (ComputeCapability{12, 0}));
+}
+
+// rupeshs/diffusionmagic#12, the warning alone (inline backticks dropped): a prediction of "no kernel image".
+TEST(DiagnosisDeviceSupport, Diffusionmagic12_WarningAloneForetellsNoKernelImage) {
+    const auto f = only(
+        "    Found GPU0 NVIDIA GeForce GTX 680 which is of cuda capability 3.0.\n"
+        "    PyTorch no longer supports this GPU because it is too old.\n"
+        "    The minimum cuda capability supported by this library is 3.7.\n");
+    EXPECT_EQ(f.signature, "torch.gpu_too_old");
+    EXPECT_EQ(f.kind, Verdict::UnsupportedDevice);
+    EXPECT_EQ(f.line, 1);
+    EXPECT_EQ(f.arch, "sm_30");
+    EXPECT_TRUE(f.family.empty());
+    EXPECT_FALSE(f.plan);
+    EXPECT_TRUE(contains(f.title, "no kernel image is available")) << f.title;
+    EXPECT_TRUE(contains(f.explanation, "NVIDIA GeForce GTX 680, is compute capability 3.0")) << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "this build supports 3.7 and newer (line 3)")) << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "this finding predicts it")) << f.explanation;
+    EXPECT_TRUE(contains(f.fix, "TORCH_CUDA_ARCH_LIST=3.0")) << f.fix;
+    EXPECT_TRUE(contains(f.fix, "compute capability 3.7 or newer")) << f.fix;
+}
+
+// pytorch/pytorch#16712 (PyTorch 1.0): the warning before it printed the build's minimum.
+TEST(DiagnosisDeviceSupport, Pytorch16712_WarningWithoutTheBuildsMinimum) {
+    const auto f = only(
+        "> C:\\Users\\Caner\\Anaconda3\\lib\\site-packages\\torch\\cuda\\__init__.py:117: UserWarning: \n"
+        "    Found GPU0 GeForce GTX 670M which is of cuda capability 2.1.\n"
+        "    PyTorch no longer supports this GPU because it is too old. warnings.warn(old_gpu_warn % (d, name, major, "
+        "capability[1]))\n");
+    EXPECT_EQ(f.signature, "torch.gpu_too_old");
+    EXPECT_EQ(f.arch, "sm_21");
+    EXPECT_TRUE(contains(f.explanation, "which this build no longer supports")) << f.explanation;
+    EXPECT_TRUE(contains(f.fix, "a GPU of compute capability this build supports")) << f.fix;
+}
+
+// ROCm/pytorch#627: PyTorch's ROCm build prints the same warning for a Radeon, whose tensor then runs: no
+// NVIDIA architecture, no implied GPU, no predicted failure.
+TEST(DiagnosisDeviceSupport, RocmPytorch627_WarningUnderRocmPredictsNothing) {
+    const auto f = only(
+        "/home/lasercat/.local/lib/python3.6/site-packages/torch/cuda/__init__.py:87: UserWarning: \n"
+        "    Found GPU0 Ellesmere [Radeon RX 470/480/570/570X/580/580X] which is of cuda capability 3.0.\n"
+        "    PyTorch no longer supports this GPU because it is too old.\n"
+        "    The minimum cuda capability that we support is 3.5.\n"
+        "    \n"
+        "  warnings.warn(old_gpu_warn % (d, name, major, capability[1]))\n"
+        "tensor([9], device='cuda:0')\n");
+    EXPECT_EQ(f.signature, "torch.gpu_too_old");
+    EXPECT_TRUE(f.arch.empty()) << f.arch;
+    EXPECT_TRUE(f.impliedDevices.empty());
+    EXPECT_TRUE(contains(f.title, "AMD ROCm / HIP")) << f.title;
+    EXPECT_TRUE(contains(f.explanation, "no failure is predicted")) << f.explanation;
+    EXPECT_FALSE(contains(f.explanation, "CUDA 13")) << f.explanation;
+}
+
+// alievk/avatarify-python#58 (inline backticks dropped): with the error in the log, the warning's finding
+// yields to cuda.no_kernel_image's, which reads the GPU and the build's minimum from the warning.
+TEST(DiagnosisDeviceSupport, Avatarify58_ErrorFindingReadsTheOldGpuWarning) {
+    const auto f = only(
+        "    Found GPU0 GeForce GTX 660 Ti which is of cuda capability 3.0.\n"
+        "    PyTorch no longer supports this GPU because it is too old.\n"
+        "    The minimum cuda capability that we support is 3.5.\n"
+        "\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+    EXPECT_EQ(f.signature, "cuda.no_kernel_image");
+    EXPECT_EQ(f.line, 5);
+    EXPECT_EQ(f.arch, "sm_30");
+    EXPECT_TRUE(contains(f.explanation, "GeForce GTX 660 Ti is compute capability 3.0 and this build's oldest is 3.5 (line 3)"))
+        << f.explanation;
+    EXPECT_TRUE(contains(f.explanation, "older than every architecture the build holds")) << f.explanation;
+    EXPECT_TRUE(contains(f.fix, "TORCH_CUDA_ARCH_LIST=3.0")) << f.fix;
+    EXPECT_TRUE(contains(f.fix, "compute capability 3.5 or newer")) << f.fix;
+}
+
 }  // namespace
 }  // namespace tilescope

@@ -60,13 +60,15 @@ TEST(DiagnosisSignatures, BuiltinOrderIsTheOrderBeforeTheSplit) {
                                             "attention.bf16_arch",
                                             "attention.same_dtype",
                                             "vllm.quantization_capability",
+                                            "vllm.compressed_tensors_capability",
                                             "device.bf16",
                                             "smem.capacity",
                                             "cuda.out_of_resources",
                                             "cuda.invalid_configuration",
                                             "cuda.out_of_memory",
                                             "cuda.invalid_value",
-                                            "cuda.no_kernel_image"};
+                                            "cuda.no_kernel_image",
+                                            "torch.gpu_too_old"};
     EXPECT_EQ(ids(SignatureList(builtinKernels())), expected);
 }
 
@@ -94,10 +96,19 @@ TEST(DiagnosisSignatures, OrderNumbersAreUnique) {
 // the CuTe DSL's and the generic tile and capacity checks.
 TEST(DiagnosisSignatures, CoreAloneHasOnlyGenericSignatures) {
     const KernelRegistry none;
-    const std::vector<std::string> expected{
-        "smem.launch_arch",   "ptxas.static_smem",  "tile.not_divisible",    "vllm.quantization_capability",
-        "device.bf16",        "smem.capacity",      "cuda.out_of_resources", "cuda.invalid_configuration",
-        "cuda.out_of_memory", "cuda.invalid_value", "cuda.no_kernel_image"};
+    const std::vector<std::string> expected{"smem.launch_arch",
+                                            "ptxas.static_smem",
+                                            "tile.not_divisible",
+                                            "vllm.quantization_capability",
+                                            "vllm.compressed_tensors_capability",
+                                            "device.bf16",
+                                            "smem.capacity",
+                                            "cuda.out_of_resources",
+                                            "cuda.invalid_configuration",
+                                            "cuda.out_of_memory",
+                                            "cuda.invalid_value",
+                                            "cuda.no_kernel_image",
+                                            "torch.gpu_too_old"};
     EXPECT_EQ(ids(SignatureList(none)), expected);
     // And with no family to name, a generic launch error still diagnoses, without a kernel.
     auto d =
