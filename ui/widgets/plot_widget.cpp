@@ -110,8 +110,8 @@ void PlotWidget::placeLegendBelow(int entriesPerRow) {
 }
 
 void PlotWidget::fitLegendColumns() {
-    // Two entries a row fit "h100-sxm" but cut "p100-sxm2-16gb current" at the right on a 1,024 px
-    // window's Occupancy plots: as many to a row as the plot's width holds, down to one.
+    // As many entries to a row as the plot's width holds, down to one: in the smallest window (800 x 500)
+    // the Tiles legend's three entries need 521 px on a 468 px plot and were cut at the right.
     if (m_legendColumns <= 0 || !legend->visible()) return;
     const int available = viewport().width();
     for (int columns = m_legendColumns; columns >= 1; --columns) {
