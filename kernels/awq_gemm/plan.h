@@ -42,11 +42,11 @@ public:
     static const StackDispatch* stackDispatch(int variant);
     static constexpr std::string_view kDequantizeSymbol = "awq_dequantize_weights";
     static constexpr std::string_view kGemmLibrary = "cuBLAS";  // ExtraLaunch::library of the GEMM after it
-    // vLLM refuses an AWQ checkpoint below sm_75 before any kernel exists: AWQConfig.get_min_capability()
-    // returns 75 ("The AWQ kernel only supports Turing or newer GPUs", vllm/model_executor/layers/quantization/
-    // awq.py, read at vllm-project/vllm@000796ac, the index's copy), and the model loader raises ValueError with "The quantization method
-    // awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70." (vLLM v0.4.0.post1's own log in
-    // vllm-project/vllm issue #4202, on a V100). An older vLLM required 80 (issue #1282, 2023-10-07: "Minimum
+    // vLLM refuses an AWQ checkpoint below sm_75 before any kernel exists: AWQConfig.get_min_capability() returns 75
+    // ("The AWQ kernel only supports Turing or newer GPUs", vllm/model_executor/layers/quantization/awq.py, read at
+    // vllm-project/vllm@000796ac, the index's copy), and the model loader raises ValueError with "The quantization method
+    // awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70." (vLLM v0.4.0.post1's own
+    // log in vllm-project/vllm issue #4202, on a V100). An older vLLM required 80 (issue #1282, 2023-10-07: "Minimum
     // capability: 80. Current capability: 75."); 75 since vLLM PR #1252 ran AWQ on Turing (issue #1488, 2023-10-27).
     static constexpr int kVllmMinCapability = 75;
 };
